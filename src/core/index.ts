@@ -1,0 +1,8 @@
+/** The public API of the core: pure TypeScript shared by the task pane, both hosts and the sandbox. */
+export * from "./chat.js";
+export * from "./client.js";
+export * from "./errors.js";
+export * from "./location.js";
+export * from "./placements.js";
+export * from "./schema.js";
+export * from "./transport.js";

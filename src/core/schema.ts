@@ -1,0 +1,281 @@
+/**
+ * The shapes of the service (spec section 2), as zod schemas.
+ *
+ * Two readings of the same shapes:
+ * - the strict schemas (`ReportSchema`, ...) follow the spec to the letter: an unknown enum value is
+ *   an error. The sandbox validates its seed data with them.
+ * - the tolerant schemas (`TolerantReportSchema`, ...) are what the client parses responses with.
+ *   A newer service may add enum values; a client that rejects a whole report for that would hide
+ *   it from the user. So an unknown sync status reads as `UNKNOWN`, an unknown host or source as
+ *   null, an unknown role action is dropped. A wrong type or a missing required field still fails.
+ *
+ * Unknown extra fields are accepted and ignored in both readings (the real service adds fields such
+ * as `resultChecksum` over time).
+ */
+import { z } from "zod";
+
+export const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
+export const REPORT_SOURCES = ["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] as const;
+export const PLACEMENT_HOSTS = ["GOOGLE_SHEETS", "EXCEL"] as const;
+export const SYNC_STATUSES = ["UP_TO_DATE", "CHANGED", "UNKNOWN"] as const;
+export const MEASURES_AXES = ["columns", "rows"] as const;
+export const MEASURES_POSITIONS = ["before", "after"] as const;
+export const ROLE_ACTIONS = [
+  "All",
+  "DeploymentsManage",
+  "DeploymentCreate",
+  "DeploymentRead",
+  "DeploymentUpdate",
+  "DeploymentDelete",
+  "SecretsManage",
+  "DownloadData",
+  "PlaygroundRead",
+  "SchemaRead",
+  "SchemaUpdate",
+  "SchemaUpdateDevBranches",
+  "APMRead",
+  "PreAggregationBuild",
+  "AlertsCreate",
+  "AlertsRead",
+  "AlertsUpdate",
+  "AlertsDelete",
+  "AuditLogManage",
+  "BillingRead",
+  "SqlRunnerRead",
+  "DataAssetsRead",
+  "DataAssetsManage",
+  "CubeNetworkConnect",
+  "ReportRead",
+  "ReportEdit",
+  "ReportManage",
+  "WorkbookManage",
+  "WorkbookRead",
+  "WorkbookEdit",
+  "ChatThreadRead",
+  "AgentManage",
+  "AgentRead",
+  "AgentSpaceManage",
+  "AgentAdmin",
+  "DeploymentAgentRead",
+  "OAuthIntegrationsManage",
+  "OAuthIntegrationsIssueTokens",
+  "McpToolsManage",
+  "AIBIDevelop",
+  "AIBIExplore",
+  "AIBIView",
+  "ChartPalettesManage",
+  "DashboardThemesManage",
+  "AIBIDeveloper",
+  "AIBIUser",
+  "AIBIViewer",
+  "EmbedDeploymentRead",
+  "EmbedDashboardRead",
+  "FolderRead",
+  "FolderEdit",
+  "FolderManage",
+] as const;
+
+export const ReportTypeSchema = z.enum(REPORT_TYPES);
+export const ReportSourceSchema = z.enum(REPORT_SOURCES);
+export const PlacementHostSchema = z.enum(PLACEMENT_HOSTS);
+export const PlacementSyncStatusSchema = z.enum(SYNC_STATUSES);
+export const RoleActionSchema = z.enum(ROLE_ACTIONS);
+
+export type ReportType = z.infer<typeof ReportTypeSchema>;
+export type ReportSource = z.infer<typeof ReportSourceSchema>;
+export type PlacementHost = z.infer<typeof PlacementHostSchema>;
+export type PlacementSyncStatus = z.infer<typeof PlacementSyncStatusSchema>;
+export type RoleAction = z.infer<typeof RoleActionSchema>;
+
+/** "string, date or date-time": an ISO date (2024-05-01) or an ISO date-time, with or without offset. */
+const DateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
+
+type Mode = "strict" | "tolerant";
+
+/** An enum field that, when tolerant, reads an unknown value as `fallback`. */
+function enumField<const T extends readonly [string, ...string[]], F extends T[number] | null>(
+  values: T,
+  mode: Mode,
+  fallback: F,
+) {
+  const strict = z.enum(values);
+  if (mode === "strict") return strict;
+  // Only a string that is not one of the values is "unknown"; a number or an object is still a
+  // wrong type and fails.
+  return z.union([strict, z.string().transform(() => fallback)]);
+}
+
+function buildSchemas(mode: Mode) {
+  const ResourceOwner = z.object({
+    id: z.number().int(),
+    email: z.string(),
+    firstName: z.string().nullable().optional(),
+    picture: z.string().nullable().optional(),
+  });
+
+  const WorkspaceFolderPathEntry = z.object({ id: z.number().int(), name: z.string() });
+
+  const PivotItems = z.object({
+    columns: z.array(z.string()),
+    measures: z.array(z.string()),
+    rows: z.array(z.string()),
+    filters: z.array(z.string()),
+    measuresAxis: enumField(MEASURES_AXES, mode, null).nullable().optional(),
+    measuresPosition: enumField(MEASURES_POSITIONS, mode, null).nullable().optional(),
+  });
+
+  const actions =
+    mode === "strict"
+      ? z.array(RoleActionSchema)
+      : z
+          .array(z.string())
+          .transform((list) =>
+            list.filter((a): a is RoleAction => (ROLE_ACTIONS as readonly string[]).includes(a)),
+          );
+
+  const RoleWithAccess = z.object({ id: z.number().int(), name: z.string(), actions });
+
+  const ReportPlacement = z.object({
+    workbookId: z.string(),
+    resultLocation: z.string(),
+    id: z.string().nullable().optional(),
+    anchorCell: z.string().nullable().optional(),
+    endResultCell: z.string().nullable().optional(),
+    host: enumField(PLACEMENT_HOSTS, mode, null).nullable().optional(),
+    placedAt: z.string().nullable().optional(),
+    placedByUserId: z.number().int().nullable().optional(),
+    queryChecksum: z.string().nullable().optional(),
+    refreshedAt: z.string().nullable().optional(),
+    refreshedByUserId: z.number().int().nullable().optional(),
+    sheetId: z.string().nullable().optional(),
+    sheetName: z.string().nullable().optional(),
+    syncStatus: enumField(SYNC_STATUSES, mode, "UNKNOWN").nullable().optional(),
+    workbookName: z.string().nullable().optional(),
+  });
+
+  const Report = z.object({
+    id: z.number().int(),
+    publicId: z.string().regex(/^[0-9A-Za-z]{12}$/, "publicId must be exactly 12 letters or digits"),
+    deploymentId: z.number().int(),
+    userId: z.number().int(),
+    user: ResourceOwner,
+    name: z.string(),
+    refreshedByUser: ResourceOwner,
+    createdAt: DateOrDateTime,
+    updatedAt: DateOrDateTime,
+    // The report type is required and drives nothing in the add-in, but a value we cannot name
+    // is still refused in both readings: a tolerant reading would have to invent one.
+    type: ReportTypeSchema,
+    canEdit: z.boolean().nullable().optional(),
+    canManage: z.boolean().nullable().optional(),
+    createdBy: z.number().int().optional(),
+    currentQueryChecksum: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    endResultCell: z.string().nullable().optional(),
+    externalWorkbookId: z.string().nullable().optional(),
+    externalWorkbookPlacements: z.array(ReportPlacement).nullable().optional(),
+    folderId: z.number().int().nullable().optional(),
+    folderPath: z.array(WorkspaceFolderPathEntry).optional(),
+    jsonQuery: z.string().nullable().optional(),
+    meta: z.record(z.string(), z.unknown()).nullable().optional(),
+    pivotItems: PivotItems.nullable().optional(),
+    refreshedBy: z.number().int().nullable().optional(),
+    resultLocation: z.string().nullable().optional(),
+    rolesWithAccess: z.array(RoleWithAccess).nullable().optional(),
+    source: enumField(REPORT_SOURCES, mode, null).nullable().optional(),
+    sqlQuery: z.string().nullable().optional(),
+    title: z.string().nullable().optional(),
+    version: z.number().int().nullable().optional(),
+    workbookId: z.number().int().nullable().optional(),
+  });
+
+  return { ResourceOwner, WorkspaceFolderPathEntry, PivotItems, RoleWithAccess, ReportPlacement, Report };
+}
+
+const strict = buildSchemas("strict");
+const tolerant = buildSchemas("tolerant");
+
+export const ResourceOwnerSchema = strict.ResourceOwner;
+export const WorkspaceFolderPathEntrySchema = strict.WorkspaceFolderPathEntry;
+export const PivotItemsSchema = strict.PivotItems;
+export const RoleWithAccessSchema = strict.RoleWithAccess;
+export const ReportPlacementSchema = strict.ReportPlacement;
+export const ReportSchema = strict.Report;
+
+/** What the client parses responses with: unknown enum values tolerated (see the top of this file). */
+export const TolerantReportPlacementSchema = tolerant.ReportPlacement;
+export const TolerantReportSchema = tolerant.Report;
+
+export type ResourceOwner = z.infer<typeof ResourceOwnerSchema>;
+export type PivotItems = z.infer<typeof PivotItemsSchema>;
+export type RoleWithAccess = z.infer<typeof RoleWithAccessSchema>;
+export type ReportPlacement = z.infer<typeof ReportPlacementSchema>;
+export type Report = z.infer<typeof ReportSchema>;
+
+/** Spec 2.5: every field optional, each a string or null. */
+export const DisconnectInputSchema = z.object({
+  placementId: z.string().nullable().optional(),
+  externalWorkbookId: z.string().nullable().optional(),
+  sheetName: z.string().nullable().optional(),
+  anchorCell: z.string().nullable().optional(),
+  resultLocation: z.string().nullable().optional(),
+  sheetId: z.string().nullable().optional(),
+});
+export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
+
+/** A value of a user attribute (platform-api.md): string, number, boolean, list of strings or numbers, or null. */
+export const UserAttributeValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number()])),
+  z.null(),
+]);
+export const UserAttributeSchema = z.object({ name: z.string().min(1), value: UserAttributeValueSchema });
+export type UserAttribute = z.infer<typeof UserAttributeSchema>;
+
+export const SessionSettingsSchema = z.object({
+  externalId: z.string().optional(),
+  internalId: z.string().optional(),
+  email: z.string().optional(),
+  userAttributes: z.array(UserAttributeSchema).optional(),
+  groups: z.array(z.string()).optional(),
+  roles: z.array(z.string()).optional(),
+  securityContext: z.record(z.string(), z.unknown()).optional(),
+});
+export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
+
+export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
+
+/** Spec 2.6, with the optional fields platform-api.md adds. */
+export const ChatRequestSchema = z.object({
+  input: z.string().optional(),
+  chatId: z.string().optional(),
+  messageId: z
+    .string()
+    .regex(MESSAGE_ID_PATTERN, "messageId must be a millisecond timestamp then -message")
+    .optional(),
+  sessionSettings: SessionSettingsSchema,
+});
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+/**
+ * One line of the chat stream. Only the fields clients use are typed; every other field is kept
+ * (control lines such as `__usage__` carry their own).
+ */
+export const ChatMessageSchema = z.looseObject({
+  id: z.string().optional(),
+  role: z.string().optional(),
+  content: z.string().nullable().optional(),
+  graphPath: z.array(z.string()).nullable().optional(),
+  state: z.looseObject({ chatId: z.string().optional() }).nullable().optional(),
+  isDelta: z.boolean().optional(),
+  isInProcess: z.boolean().optional(),
+  sort: z.number().optional(),
+  type: z.string().optional(),
+  error: z.unknown().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const DeploymentSchema = z.looseObject({ id: z.number().int(), name: z.string() });
+export type Deployment = z.infer<typeof DeploymentSchema>;

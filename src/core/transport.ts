@@ -1,0 +1,122 @@
+/**
+ * The small interface between the core and the network. The core never touches a global `fetch`:
+ * a transport is passed in (`fetchTransport` in a browser or Node, one over UrlFetchApp in Apps
+ * Script), so the same code serves every host and is tested over real sockets.
+ */
+import { PlatformError } from "./errors.js";
+
+export type HttpMethod = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
+
+export interface HttpRequest {
+  method: HttpMethod;
+  url: string;
+  /** Header names in their usual case; values never logged. */
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** A byte or text stream: a web ReadableStream or any async iterable of chunks. */
+export type ByteSource = ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string>;
+
+export interface HttpResponse {
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  /** The body, whole (`string`) or as a stream. */
+  body: string | ByteSource | null;
+}
+
+export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** A transport that answers at once, for runtimes without promises across calls (Apps Script). */
+export type SyncTransport = (request: Omit<HttpRequest, "signal">) => {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+};
+
+function headersToRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key.toLowerCase()] = value;
+  });
+  return out;
+}
+
+/**
+ * The default transport over a `fetch` function (the global one unless another is given). Network
+ * failures become `network` errors; an abort surfaces as the signal's reason.
+ */
+export function fetchTransport(fetchFn: typeof fetch = (...args) => globalThis.fetch(...args)): Transport {
+  return async (request) => {
+    const headers = { ...request.headers };
+    const init: RequestInit = { method: request.method, headers, signal: request.signal ?? null };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetchFn(request.url, init);
+    return { status: response.status, headers: headersToRecord(response.headers), body: response.body };
+  };
+}
+
+/** Reads a whole body as text, whatever form it came in. */
+export async function readBodyText(body: HttpResponse["body"]): Promise<string> {
+  if (body == null) return "";
+  if (typeof body === "string") return body;
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of iterateChunks(body)) {
+    text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Iterates a ReadableStream or an async iterable alike (not every runtime makes streams iterable). */
+export async function* iterateChunks(source: ByteSource): AsyncGenerator<Uint8Array | string> {
+  if (typeof (source as ReadableStream).getReader === "function") {
+    const reader = (source as ReadableStream<Uint8Array | string>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        if (value !== undefined) yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    yield* source as AsyncIterable<Uint8Array | string>;
+  }
+}
+
+const LOOPBACK_V4 = /^127(\.\d{1,3}){3}$/;
+
+/** True for hosts on this machine: localhost, 127.0.0.0/8 and [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === "localhost" || h.endsWith(".localhost") || LOOPBACK_V4.test(h) || h === "[::1]" || h === "::1";
+}
+
+/**
+ * Spec 5 rule 1, only HTTPS: returns the parsed URL or throws `insecure-url` before anything is
+ * sent. Plain http is allowed for loopback hosts only, which the local sandbox uses.
+ */
+export function requireSecureUrl(url: string, what = "The service URL"): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PlatformError(
+      "insecure-url",
+      `${what} is not a valid address. Enter it as https://your-tenant.example.com.`,
+    );
+  }
+  if (parsed.username || parsed.password) {
+    throw new PlatformError("insecure-url", `${what} must not carry a user name or password. Remove them.`);
+  }
+  if (parsed.protocol === "https:") return parsed;
+  if (parsed.protocol === "http:" && isLoopbackHost(parsed.hostname)) return parsed;
+  throw new PlatformError(
+    "insecure-url",
+    `${what} must use https:// (got ${parsed.protocol}//${parsed.host}). Only the local sandbox on this computer may use http://.`,
+  );
+}
