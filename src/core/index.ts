@@ -6,3 +6,4 @@ export * from "./location.js";
 export * from "./placements.js";
 export * from "./schema.js";
 export * from "./transport.js";
+export * from "./workbook.js";

@@ -1,0 +1,147 @@
+/**
+ * The one interface every spreadsheet host implements (Excel, Google Sheets, the in-browser
+ * preview). The task pane talks only to this; there is no `if (isExcel)` anywhere else.
+ *
+ * A host adapter is thin: it reads and writes the spreadsheet, stores per-user settings, and hands
+ * the pane a `PlatformGateway` (in Excel and the preview the pane calls the service itself; in
+ * Google Sheets the Apps Script server does, so the API key never reaches the sidebar).
+ * Decisions (which placement, which input, what message) belong in src/core.
+ */
+import type { AgentAnswer, ChatMessage } from "../core/chat.js";
+import type { Deployment, Report, SessionSettings, UserAttribute } from "../core/schema.js";
+import type { DisconnectInput } from "../core/schema.js";
+
+/** Where the user is. */
+export interface ActiveContext {
+  /** The spreadsheet's id as the service knows it (`externalWorkbookId`). */
+  workbookId: string;
+  /** The file's name, for display. */
+  workbookName: string;
+  /** The active sheet's id in its host (opaque), or null when the host has none. */
+  sheetId: string | null;
+  sheetName: string;
+  /** The active cell, A1 ("B2"). */
+  cell: string;
+}
+
+export interface SheetInfo {
+  id: string | null;
+  name: string;
+}
+
+/** The pane's view of one refresh: where the user is and the reports placed in this workbook. */
+export interface WorkbookSnapshot {
+  context: ActiveContext;
+  sheets: SheetInfo[];
+  reports: Report[];
+  /** Reports the service sent that could not be read: shown as a warning, the rest still listed. */
+  problems: string[];
+}
+
+/** Settings as the pane sees them: secrets are write-only, only whether one is set comes back. */
+export interface PublicSettings {
+  tenantUrl: string;
+  deploymentId: number | null;
+  chatUrl: string;
+  /** The identity the agent answers for (spec 2.6 sessionSettings). */
+  externalId: string;
+  email: string;
+  userAttributes: UserAttribute[];
+  apiKeySet: boolean;
+  agentApiKeySet: boolean;
+  scimTokenSet: boolean;
+}
+
+/** A change to settings. A secret left undefined is kept; an empty string clears it. */
+export interface SettingsPatch {
+  tenantUrl?: string;
+  deploymentId?: number | null;
+  chatUrl?: string;
+  externalId?: string;
+  email?: string;
+  userAttributes?: UserAttribute[];
+  apiKey?: string;
+  agentApiKey?: string;
+  scimToken?: string;
+}
+
+export interface ScimUser {
+  id: string;
+  userName: string;
+  displayName: string;
+  email: string | null;
+  active: boolean;
+}
+
+export interface ScimUserPage {
+  users: ScimUser[];
+  totalResults: number;
+  startIndex: number;
+  itemsPerPage: number;
+}
+
+export interface AskOptions {
+  signal?: AbortSignal;
+  onMessage?: (message: ChatMessage, all: readonly ChatMessage[]) => void;
+}
+
+export interface AskInput {
+  input: string;
+  chatId?: string;
+  sessionSettings: SessionSettings;
+}
+
+/**
+ * What the pane asks of the service. Every method rejects with a `PlatformError` (or its JSON form
+ * revived as one) whose message says what to do.
+ */
+export interface PlatformGateway {
+  getSettings(): Promise<PublicSettings>;
+  saveSettings(patch: SettingsPatch): Promise<PublicSettings>;
+  listDeployments(): Promise<Deployment[]>;
+  disconnect(deploymentId: number, reportId: number, input: DisconnectInput): Promise<Report>;
+  listScimUsers(page: { count: number; startIndex: number }): Promise<ScimUserPage>;
+  ask(request: AskInput, options?: AskOptions): Promise<AgentAnswer>;
+  abortChat(chatId: string): Promise<void>;
+}
+
+/** A command that starts outside the pane: the cell's right-click menu or an add-on menu item. */
+export interface HostCommand {
+  type: "disconnect-here";
+  context: ActiveContext;
+  /** Resolve when the pane has handled the command; the host then reports or completes. */
+  done(outcome: { ok: boolean; message: string }): void;
+}
+
+/** A per-user key-value store that never travels with the document. */
+export interface SecretStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+export type HostKind = "excel" | "sheets" | "preview";
+
+export interface SpreadsheetHost {
+  readonly kind: HostKind;
+  /** "Excel", "Google Sheets", "Preview". */
+  readonly label: string;
+  readonly platform: PlatformGateway;
+
+  /** The active workbook, sheet and cell, in one host round trip. */
+  activeContext(): Promise<ActiveContext>;
+  /** The context and this workbook's reports together (one round trip where the host allows). */
+  loadWorkbook(): Promise<WorkbookSnapshot>;
+  /**
+   * Calls `listener` once per settled selection change (bursts coalesced), and when sheets are
+   * renamed, added or removed. Returns the function that unsubscribes.
+   */
+  onContextChanged(listener: (context: ActiveContext) => void): () => void;
+  /** Activates the sheet and selects the range ("B2:F20"). */
+  selectRange(target: { sheetId: string | null; sheetName: string; range: string }): Promise<void>;
+  /** Commands from outside the pane. Returns the function that unsubscribes. */
+  onCommand(listener: (command: HostCommand) => void): () => void;
+  /** The host's theme, and changes to it. */
+  theme(): "light" | "dark";
+  onThemeChanged(listener: (theme: "light" | "dark") => void): () => void;
+}
