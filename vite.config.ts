@@ -1,10 +1,31 @@
+/**
+ * One Vite config, three targets chosen by `--mode`:
+ * - `preview`: the task pane beside the simulated workbook (what `npm start` serves);
+ * - `excel`: the task pane page, commands and manifest for Excel (dist/excel/);
+ * - `sheets`: the sidebar as one self-contained HTML file and the Apps Script server (dist/sheets/).
+ * Each target's details live beside its host; this file only dispatches. `test` configures vitest.
+ */
+import type { UserConfig } from "vite";
 import { defineConfig } from "vitest/config";
+import { excelBuild } from "./src/hosts/excel/build.js";
+import { previewBuild } from "./src/hosts/preview/build.js";
+import { sheetsBuild } from "./src/hosts/sheets/build.js";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-    environment: "node",
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-  },
+const targets: Record<string, () => UserConfig> = {
+  excel: excelBuild,
+  sheets: sheetsBuild,
+  preview: previewBuild,
+};
+
+export default defineConfig(({ mode }) => {
+  const target = targets[mode];
+  return {
+    ...(target ? target() : previewBuild()),
+    test: {
+      include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+      environment: "node",
+      testTimeout: 20_000,
+      hookTimeout: 120_000,
+    },
+  };
 });

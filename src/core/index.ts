@@ -5,5 +5,6 @@ export * from "./errors.js";
 export * from "./location.js";
 export * from "./placements.js";
 export * from "./schema.js";
+export * from "./settings.js";
 export * from "./transport.js";
 export * from "./workbook.js";

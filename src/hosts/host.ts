@@ -8,8 +8,10 @@
  * Decisions (which placement, which input, what message) belong in src/core.
  */
 import type { AgentAnswer, ChatMessage } from "../core/chat.js";
-import type { Deployment, Report, SessionSettings, UserAttribute } from "../core/schema.js";
-import type { DisconnectInput } from "../core/schema.js";
+import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
+import type { PublicSettings, SettingsPatch } from "../core/settings.js";
+
+export type { PublicSettings, SettingsPatch };
 
 /** Where the user is. */
 export interface ActiveContext {
@@ -36,33 +38,6 @@ export interface WorkbookSnapshot {
   reports: Report[];
   /** Reports the service sent that could not be read: shown as a warning, the rest still listed. */
   problems: string[];
-}
-
-/** Settings as the pane sees them: secrets are write-only, only whether one is set comes back. */
-export interface PublicSettings {
-  tenantUrl: string;
-  deploymentId: number | null;
-  chatUrl: string;
-  /** The identity the agent answers for (spec 2.6 sessionSettings). */
-  externalId: string;
-  email: string;
-  userAttributes: UserAttribute[];
-  apiKeySet: boolean;
-  agentApiKeySet: boolean;
-  scimTokenSet: boolean;
-}
-
-/** A change to settings. A secret left undefined is kept; an empty string clears it. */
-export interface SettingsPatch {
-  tenantUrl?: string;
-  deploymentId?: number | null;
-  chatUrl?: string;
-  externalId?: string;
-  email?: string;
-  userAttributes?: UserAttribute[];
-  apiKey?: string;
-  agentApiKey?: string;
-  scimToken?: string;
 }
 
 export interface ScimUser {

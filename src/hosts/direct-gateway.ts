@@ -1,0 +1,180 @@
+/**
+ * The PlatformGateway for hosts whose pane calls the service itself (Excel and the preview): the
+ * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
+ */
+import { createAgentChat } from "../core/chat.js";
+import { createPlatformClient, type PlatformClient } from "../core/client.js";
+import { PlatformError } from "../core/errors.js";
+import type { Report } from "../core/schema.js";
+import {
+  mergeSettings,
+  readStoredSettings,
+  type SettingsPatch,
+  type StoredSettings,
+  toPublicSettings,
+} from "../core/settings.js";
+import type { Transport } from "../core/transport.js";
+import type { PlatformGateway, ScimUserPage, SecretStore } from "./host.js";
+
+/** The one key under which settings are stored, as JSON. */
+export const SETTINGS_KEY = "settings";
+
+export interface DirectGateway extends PlatformGateway {
+  /** The reports placed in `workbookId`, across every page; unreadable ones reported in `problems`. */
+  listWorkbookReports(workbookId: string): Promise<{ reports: Report[]; problems: string[] }>;
+}
+
+export interface DirectGatewayOptions {
+  store: SecretStore;
+  transport?: Transport;
+  /** Settings used until the user saves their own (the preview fills in the sandbox). */
+  defaults?: SettingsPatch;
+}
+
+export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
+  const { store, transport } = options;
+
+  async function load(): Promise<StoredSettings> {
+    const text = await store.get(SETTINGS_KEY);
+    if (text == null && options.defaults) return mergeSettings(readStoredSettings(null), options.defaults);
+    return readStoredSettings(text);
+  }
+
+  async function client(): Promise<{ client: PlatformClient; settings: StoredSettings }> {
+    const settings = await load();
+    if (!settings.tenantUrl)
+      throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
+    if (!settings.apiKey)
+      throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
+    return {
+      settings,
+      client: createPlatformClient({
+        baseUrl: settings.tenantUrl,
+        token: settings.apiKey,
+        scimToken: settings.scimToken || undefined,
+        ...(transport ? { transport } : {}),
+      }),
+    };
+  }
+
+  function requireDeployment(settings: StoredSettings): number {
+    if (settings.deploymentId == null) {
+      throw new PlatformError("bad-request", "No deployment is picked. Open Settings and choose one.");
+    }
+    return settings.deploymentId;
+  }
+
+  async function agent() {
+    const settings = await load();
+    if (!settings.chatUrl)
+      throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
+    if (!settings.agentApiKey) {
+      throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
+    }
+    return createAgentChat({
+      chatUrl: settings.chatUrl,
+      apiKey: settings.agentApiKey,
+      ...(transport ? { transport } : {}),
+    });
+  }
+
+  return {
+    async getSettings() {
+      return toPublicSettings(await load());
+    },
+    async saveSettings(patch) {
+      const next = mergeSettings(await load(), patch);
+      await store.set(SETTINGS_KEY, JSON.stringify(next));
+      return toPublicSettings(next);
+    },
+    async listDeployments() {
+      return (await client()).client.listDeployments();
+    },
+    async listWorkbookReports(workbookId) {
+      const { client: c, settings } = await client();
+      const problems: string[] = [];
+      const reports = await c.listReports(requireDeployment(settings), {
+        externalWorkbookId: workbookId,
+        onProblem: (p) => problems.push(p),
+      });
+      return { reports, problems };
+    },
+    async disconnect(deploymentId, reportId, input) {
+      return (await client()).client.disconnectReportFromWorkbook(deploymentId, reportId, input);
+    },
+    async listScimUsers({ count, startIndex }): Promise<ScimUserPage> {
+      const settings = await load();
+      if (!settings.scimToken)
+        throw new PlatformError("unauthorized", "No SCIM token is set. Open Settings and paste one.");
+      const page = await (await client()).client.listScimUsers({ count, startIndex });
+      return {
+        totalResults: page.totalResults,
+        startIndex: page.startIndex ?? startIndex,
+        itemsPerPage: page.itemsPerPage ?? page.Resources?.length ?? 0,
+        users: (page.Resources ?? []).map((u) => {
+          const email = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? null;
+          const name =
+            u.displayName ??
+            u.name?.formatted ??
+            [u.name?.givenName, u.name?.familyName].filter(Boolean).join(" ");
+          return {
+            id: u.id,
+            userName: u.userName,
+            displayName: name || u.userName,
+            email,
+            active: u.active !== false,
+          };
+        }),
+      };
+    },
+    async ask(request, opts = {}) {
+      const chat = await agent();
+      return chat.ask(
+        { input: request.input, chatId: request.chatId, sessionSettings: request.sessionSettings },
+        { signal: opts.signal, onMessage: opts.onMessage },
+      );
+    },
+    async abortChat(chatId) {
+      const settings = await load();
+      const chat = await agent();
+      await chat.abort(chatId, { externalId: settings.externalId || undefined });
+    },
+  };
+}
+
+/** A store in `localStorage` under a prefix (the preview; Excel's fallback with its partition key). */
+export function createLocalStorageSecretStore(
+  prefix: string,
+  storage: Storage = globalThis.localStorage,
+): SecretStore {
+  return {
+    async get(key) {
+      return storage.getItem(prefix + key);
+    },
+    async set(key, value) {
+      storage.setItem(prefix + key, value);
+    },
+    async remove(key) {
+      storage.removeItem(prefix + key);
+    },
+  };
+}
+
+/** A store in memory: nothing survives a reload (tests). */
+export function createMemorySecretStore(initial: Record<string, string> = {}): SecretStore & {
+  readonly data: Map<string, string>;
+} {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    async get(key) {
+      return data.get(key) ?? null;
+    },
+    async set(key, value) {
+      data.set(key, value);
+    },
+    async remove(key) {
+      data.delete(key);
+    },
+  };
+}
