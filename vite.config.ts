@@ -5,6 +5,7 @@
  * - `sheets`: the sidebar as one self-contained HTML file and the Apps Script server (dist/sheets/).
  * Each target's details live beside its host; this file only dispatches. `test` configures vitest.
  */
+import { fileURLToPath } from "node:url";
 import type { UserConfig } from "vite";
 import { defineConfig } from "vitest/config";
 import { excelBuild } from "./src/hosts/excel/build.js";
@@ -22,6 +23,8 @@ export default defineConfig(({ mode }) => {
   return {
     ...(target ? target() : previewBuild()),
     test: {
+      // The targets set their own roots; tests always run from the repository's.
+      root: fileURLToPath(new URL(".", import.meta.url)),
       include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
       environment: "node",
       testTimeout: 20_000,

@@ -310,7 +310,9 @@ export function buildHttpRequest(config: PlatformClientConfig, op: Operation<unk
     headers["Content-Type"] = "application/json";
     request.body = JSON.stringify(op.body);
   } else if (op.method === "DELETE") {
-    // Some front ends refuse a DELETE without a length (411): an empty body sends Content-Length: 0.
+    // Some front ends refuse a DELETE without a length (411). Transports that control their headers
+    // (UrlFetchApp, node:http) send this one; fetch computes it from the empty body itself.
+    headers["Content-Length"] = "0";
     request.body = "";
   }
   return request;
@@ -509,7 +511,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   return {
     execute,
-    listDeployments: (o) => execute(operations.listDeployments(), o?.signal),
+    listDeployments: async (o) => execute(operations.listDeployments(), o?.signal),
     async listReports(deploymentId, o = {}) {
       const all: Report[] = [];
       const seen = new Set<string>();
@@ -529,10 +531,11 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       }
       throw invalidResponse("a list of reports", `more than ${MAX_PAGES} pages`);
     },
-    getReport: (d, r, o) => execute(operations.getReport(d, r), o?.signal),
-    disconnectReportFromWorkbook: (d, r, input, o) =>
+    // Async so that a bad argument rejects like every other failure instead of throwing.
+    getReport: async (d, r, o) => execute(operations.getReport(d, r), o?.signal),
+    disconnectReportFromWorkbook: async (d, r, input, o) =>
       execute(operations.disconnectReportFromWorkbook(d, r, input), o?.signal),
-    listScimUsers: (o = {}) =>
+    listScimUsers: async (o = {}) =>
       execute(operations.listScimUsers({ count: o.count, startIndex: o.startIndex }), o.signal),
   };
 }

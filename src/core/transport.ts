@@ -50,9 +50,11 @@ function headersToRecord(headers: Headers): Record<string, string> {
  */
 export function fetchTransport(fetchFn: typeof fetch = (...args) => globalThis.fetch(...args)): Transport {
   return async (request) => {
-    const headers = { ...request.headers };
+    // fetch owns Content-Length (it is a forbidden header name in browsers).
+    const { "Content-Length": _length, ...headers } = request.headers;
     const init: RequestInit = { method: request.method, headers, signal: request.signal ?? null };
-    if (request.body !== undefined) init.body = request.body;
+    // An empty body as bytes: a string would add a bogus "Content-Type: text/plain".
+    if (request.body !== undefined) init.body = request.body === "" ? new Uint8Array(0) : request.body;
     const response = await fetchFn(request.url, init);
     return { status: response.status, headers: headersToRecord(response.headers), body: response.body };
   };

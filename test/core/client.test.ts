@@ -1,0 +1,443 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildHttpRequest,
+  createPlatformClient,
+  createSyncPlatformClient,
+  operations,
+  type PlatformError,
+  type Report,
+  requireSecureUrl,
+} from "../../src/core/index.js";
+import { fullReport } from "./fixtures.js";
+
+const TOKEN = "sk-live-0123456789abcdef";
+const SCIM = "scim-secret-999999";
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+type Handler = (req: Seen, res: ServerResponse) => void;
+
+let server: Server;
+let base: string;
+let handler: Handler;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      const s = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+      seen.push(s);
+      handler(s, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+afterEach(() => {
+  seen.length = 0;
+});
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const noSleep = async () => {};
+const client = (extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) =>
+  createPlatformClient({ baseUrl: base, token: TOKEN, scimToken: SCIM, sleep: noSleep, ...extra });
+
+async function failure(p: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as PlatformError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("spec 5 authentication", () => {
+  it("rule 1: only HTTPS is accepted; a plain http tenant is refused before anything is sent", async () => {
+    expect(() => createPlatformClient({ baseUrl: "http://tenant.example.com", token: TOKEN })).toThrow(
+      expect.objectContaining({ kind: "insecure-url" }),
+    );
+    expect(() => createPlatformClient({ baseUrl: "ftp://tenant.example.com", token: TOKEN })).toThrow(
+      expect.objectContaining({ kind: "insecure-url" }),
+    );
+    expect(() => createPlatformClient({ baseUrl: "not a url", token: TOKEN })).toThrow(
+      expect.objectContaining({ kind: "insecure-url" }),
+    );
+    expect(seen).toHaveLength(0);
+  });
+
+  it("rule 1: loopback hosts may use http (the local sandbox)", () => {
+    for (const url of [
+      "http://localhost:3000",
+      "http://127.0.0.1:9",
+      "http://127.5.6.7",
+      "http://[::1]:8080",
+    ]) {
+      expect(requireSecureUrl(url).href).toContain("http://");
+    }
+    expect(() => requireSecureUrl("http://127.0.0.1.example.com")).toThrow();
+    expect(() => requireSecureUrl("https://user:pw@tenant.example.com")).toThrow();
+  });
+
+  it("rule 2: the management API takes Authorization: Bearer <key>", async () => {
+    handler = (_req, res) => json(res, 200, [{ id: 1, name: "Production" }]);
+    const deployments = await client().listDeployments();
+    expect(deployments).toEqual([{ id: 1, name: "Production" }]);
+    expect(seen[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(seen[0]?.url).toBe("/api/v1/deployments");
+    expect(seen[0]?.headers.accept).toBe("application/json");
+  });
+
+  it("rule 5: the provisioning API takes the SCIM token as Bearer", async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
+        totalResults: 1,
+        startIndex: 3,
+        itemsPerPage: 1,
+        Resources: [{ id: "u1", userName: "ann@example.com", active: true }],
+      });
+    const page = await client().listScimUsers({ count: 1, startIndex: 3 });
+    expect(page.Resources?.[0]?.userName).toBe("ann@example.com");
+    expect(seen[0]?.headers.authorization).toBe(`Bearer ${SCIM}`);
+    expect(seen[0]?.url).toBe("/api/scim/v2/Users?count=1&startIndex=3");
+  });
+
+  it("rule 7: 401 means the credential is missing, malformed or expired", async () => {
+    handler = (_req, res) => json(res, 401, { message: "token expired" });
+    const e = await failure(client().listDeployments());
+    expect(e.kind).toBe("unauthorized");
+    expect(e.status).toBe(401);
+    expect(e.message).toContain("Settings");
+    expect(e.message).toContain("token expired");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("rule 7: 403 means valid but not authorized, and names the deployment", async () => {
+    handler = (_req, res) => json(res, 403, { error: "key scoped to other deployments" });
+    const e = await failure(client().listReports(42));
+    expect(e.kind).toBe("forbidden");
+    expect(e.message).toContain("deployment 42");
+    expect(e.message).toContain("key scoped to other deployments");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("never puts the token in an error message, even when the service echoes it", async () => {
+    handler = (req, res) => json(res, 400, { message: `bad header ${req.headers.authorization}` });
+    const e = await failure(client().listDeployments());
+    expect(e.kind).toBe("bad-request");
+    expect(e.message).not.toContain(TOKEN);
+    expect(JSON.stringify(e)).not.toContain(TOKEN);
+  });
+});
+
+describe("spec 4.1 disconnect request", () => {
+  it("sends DELETE with the JSON input and returns the parsed Report", async () => {
+    const after = fullReport({ externalWorkbookPlacements: [] });
+    handler = (_req, res) => json(res, 200, after);
+    const input = { placementId: "p1" };
+    const report = await client().disconnectReportFromWorkbook(1, 101, input);
+    expect(report.externalWorkbookPlacements).toEqual([]);
+    expect(seen[0]).toMatchObject({
+      method: "DELETE",
+      url: "/api/v1/deployments/1/reports/101/connect-workbook",
+    });
+    expect(seen[0]?.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(seen[0]!.body)).toEqual(input);
+  });
+
+  it("a DELETE without a body asks for Content-Length: 0 and sends an empty body", async () => {
+    const op = operations.disconnectReportFromWorkbook(1, 101);
+    const request = buildHttpRequest({ baseUrl: "https://tenant.example.com", token: TOKEN }, op);
+    expect(request.headers["Content-Length"]).toBe("0");
+    expect(request.body).toBe("");
+    handler = (_req, res) => json(res, 200, fullReport());
+    await client().disconnectReportFromWorkbook(1, 101);
+    expect(seen[0]?.body).toBe("");
+    expect(seen[0]?.headers["content-type"]).toBeUndefined();
+  });
+
+  it("refuses an input of the wrong shape before sending", async () => {
+    const e = await failure(client().disconnectReportFromWorkbook(1, 101, { sheetId: 5 } as never));
+    expect(e.kind).toBe("bad-request");
+    expect(seen).toHaveLength(0);
+  });
+
+  it("a malformed Report is a clear invalid-response naming the field", async () => {
+    handler = (_req, res) => json(res, 200, { ...fullReport(), publicId: undefined });
+    const e = await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
+    expect(e.kind).toBe("invalid-response");
+    expect(e.message).toContain("publicId");
+  });
+
+  it("a body that is not JSON is an invalid-response", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end("{not json");
+    };
+    const e = await failure(client().getReport(1, 101));
+    expect(e.kind).toBe("invalid-response");
+  });
+});
+
+describe("listing reports", () => {
+  const page = (ids: number[], next: string | null) => ({
+    items: ids.map((id) => fullReport({ id, name: `R${id}` })),
+    pageInfo: { hasNextPage: next !== null, endCursor: next },
+  });
+
+  it("follows the cursor through every page, with the filters on each request", async () => {
+    handler = (req, res) => {
+      const after = new URL(req.url, base).searchParams.get("after");
+      if (!after) return json(res, 200, page([1, 2], "c1"));
+      if (after === "c1") return json(res, 200, page([3], "c2"));
+      return json(res, 200, page([4], null));
+    };
+    const reports = await client().listReports(1, { externalWorkbookId: "wb 1", search: "rev" });
+    expect(reports.map((r: Report) => r.id)).toEqual([1, 2, 3, 4]);
+    expect(seen).toHaveLength(3);
+    for (const s of seen) {
+      const q = new URL(s.url, base).searchParams;
+      expect(q.get("externalWorkbookId")).toBe("wb 1");
+      expect(q.get("search")).toBe("rev");
+    }
+  });
+
+  it("accepts the deprecated `data` field in place of `items`", async () => {
+    handler = (_req, res) => json(res, 200, { data: [fullReport({ id: 9 })], count: 1 });
+    expect((await client().listReports(1)).map((r) => r.id)).toEqual([9]);
+  });
+
+  it("a cursor that repeats is an invalid-response, not an endless loop", async () => {
+    handler = (_req, res) => json(res, 200, page([1], "same"));
+    const e = await failure(client().listReports(1));
+    expect(e.kind).toBe("invalid-response");
+    expect(seen.length).toBeLessThanOrEqual(2);
+  });
+
+  it("one unreadable report does not hide the others", async () => {
+    handler = (_req, res) =>
+      json(res, 200, { items: [fullReport({ id: 1 }), { id: 2, name: "Broken" }, fullReport({ id: 3 })] });
+    const problems: string[] = [];
+    const reports = await client().listReports(1, { onProblem: (p) => problems.push(p) });
+    expect(reports.map((r) => r.id)).toEqual([1, 3]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("Broken");
+  });
+
+  it("an unknown sync status from a newer service reads as UNKNOWN", async () => {
+    const r = fullReport();
+    const odd = {
+      ...r,
+      externalWorkbookPlacements: [{ ...r.externalWorkbookPlacements![0], syncStatus: "STALE" }],
+    };
+    handler = (_req, res) => json(res, 200, { items: [odd] });
+    const [report] = await client().listReports(1);
+    expect(report?.externalWorkbookPlacements?.[0]?.syncStatus).toBe("UNKNOWN");
+  });
+});
+
+describe("errors and retries", () => {
+  it("retries a GET on 5xx and succeeds", async () => {
+    let n = 0;
+    handler = (_req, res) => (++n < 3 ? json(res, 503, { message: "busy" }) : json(res, 200, []));
+    expect(await client().listDeployments()).toEqual([]);
+    expect(seen).toHaveLength(3);
+  });
+
+  it("retries a DELETE on 500 (rule 9 makes it safe)", async () => {
+    let n = 0;
+    handler = (_req, res) => (++n === 1 ? json(res, 500, {}) : json(res, 200, fullReport()));
+    await client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" });
+    expect(seen.map((s) => s.method)).toEqual(["DELETE", "DELETE"]);
+  });
+
+  it("honours Retry-After on 429", async () => {
+    const waits: number[] = [];
+    let n = 0;
+    handler = (_req, res) => (++n === 1 ? json(res, 429, {}, { "Retry-After": "2" }) : json(res, 200, []));
+    await client({
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }).listDeployments();
+    expect(waits).toEqual([2000]);
+  });
+
+  it("backs off exponentially with jitter when there is no Retry-After", async () => {
+    const waits: number[] = [];
+    handler = (_req, res) => json(res, 429, {});
+    const e = await failure(
+      client({
+        retries: 3,
+        retryBaseMs: 100,
+        random: () => 1,
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      }).listDeployments(),
+    );
+    expect(e.kind).toBe("rate-limited");
+    expect(waits).toEqual([100, 200, 400]);
+    expect(seen).toHaveLength(4);
+  });
+
+  it("gives up at once when Retry-After is longer than it will wait", async () => {
+    handler = (_req, res) => json(res, 429, {}, { "Retry-After": "3600" });
+    const e = await failure(client().listDeployments());
+    expect(e.kind).toBe("rate-limited");
+    expect(e.message).toContain("3600");
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([400, 401, 403, 404, 413])("never retries a %i", async (status) => {
+    handler = (_req, res) => json(res, status, {});
+    await failure(client().listDeployments());
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([
+    [404, "not-found"],
+    [408, "timeout"],
+    [413, "bad-request"],
+    [429, "rate-limited"],
+    [500, "server"],
+  ])("maps %i to %s", async (status, kind) => {
+    handler = (_req, res) => json(res, status, {});
+    expect((await failure(client({ retries: 0 }).listDeployments())).kind).toBe(kind);
+  });
+
+  it("a 502 from a proxy with an HTML body gives readable text", async () => {
+    handler = (_req, res) => {
+      res.writeHead(502, { "Content-Type": "text/html" });
+      res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+    };
+    const e = await failure(client({ retries: 0 }).listDeployments());
+    expect(e.kind).toBe("server");
+    expect(e.message).toContain("502 Bad Gateway");
+    expect(e.message).not.toContain("<h1>");
+  });
+
+  it("times out a request that never answers, per attempt", async () => {
+    handler = () => {
+      // Never answers.
+    };
+    const e = await failure(client({ timeoutMs: 150, retries: 1 }).listDeployments());
+    expect(e.kind).toBe("timeout");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("a refused connection is a network error that says what to check", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    closed.close();
+    const e = await failure(
+      createPlatformClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: TOKEN,
+        retries: 1,
+        sleep: noSleep,
+      }).listDeployments(),
+    );
+    expect(e.kind).toBe("network");
+    expect(e.message).toContain("tenant URL");
+  });
+
+  it("an abort from the caller stops the request and is not retried", async () => {
+    handler = () => {};
+    const controller = new AbortController();
+    const p = client().listDeployments({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(p)).kind).toBe("aborted");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("an empty token is refused before sending", async () => {
+    const e = await failure(createPlatformClient({ baseUrl: base, token: " " }).listDeployments());
+    expect(e.kind).toBe("unauthorized");
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe("the synchronous runner (Apps Script) shares the rules", () => {
+  it("sends the same request and retries the same way", () => {
+    const requests: { method: string; url: string; headers: Record<string, string>; body?: string }[] = [];
+    const sleeps: number[] = [];
+    let n = 0;
+    const sync = createSyncPlatformClient({
+      baseUrl: "https://tenant.example.com/",
+      token: TOKEN,
+      retryBaseMs: 100,
+      random: () => 0,
+      sleep: (ms) => sleeps.push(ms),
+      transport: (req) => {
+        requests.push(req);
+        return ++n === 1
+          ? { status: 503, headers: {}, body: "" }
+          : { status: 200, headers: {}, body: JSON.stringify(fullReport()) };
+      },
+    });
+    const report = sync.disconnectReportFromWorkbook(1, 101, { placementId: "p1" });
+    expect(report.id).toBe(101);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({
+      method: "DELETE",
+      url: "https://tenant.example.com/api/v1/deployments/1/reports/101/connect-workbook",
+      body: '{"placementId":"p1"}',
+    });
+    expect(requests[0]?.headers.Authorization).toBe(`Bearer ${TOKEN}`);
+    expect(sleeps).toEqual([50]);
+  });
+
+  it("maps a thrown fetch to a network error and 403 to forbidden", () => {
+    const failing = createSyncPlatformClient({
+      baseUrl: "https://tenant.example.com",
+      token: TOKEN,
+      retries: 0,
+      sleep: () => {},
+      transport: () => {
+        throw new Error("DNS error");
+      },
+    });
+    expect(() => failing.listDeployments()).toThrow(expect.objectContaining({ kind: "network" }));
+    const forbidden = createSyncPlatformClient({
+      baseUrl: "https://tenant.example.com",
+      token: TOKEN,
+      sleep: () => {},
+      transport: () => ({ status: 403, headers: {}, body: '{"message":"nope"}' }),
+    });
+    expect(() => forbidden.listReports(7)).toThrow(expect.objectContaining({ kind: "forbidden" }));
+  });
+
+  it("refuses an insecure tenant", () => {
+    expect(() =>
+      createSyncPlatformClient({
+        baseUrl: "http://tenant.example.com",
+        token: TOKEN,
+        sleep: () => {},
+        transport: () => ({ status: 200, headers: {}, body: "" }),
+      }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+  });
+});

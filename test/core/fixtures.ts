@@ -1,0 +1,72 @@
+import type { Report, ReportPlacement } from "../../src/core/schema.js";
+
+/** A full Report as spec 2.1 draws it: every field present. */
+export function fullReport(overrides: Partial<Report> = {}): Report {
+  return {
+    id: 101,
+    publicId: "AbC123dEf456",
+    deploymentId: 1,
+    userId: 7,
+    user: { id: 7, email: "ann@example.com", firstName: "Ann", picture: null },
+    name: "Revenue by region",
+    refreshedByUser: {
+      id: 7,
+      email: "ann@example.com",
+      firstName: null,
+      picture: "https://img.example/ann.png",
+    },
+    createdAt: "2026-01-02",
+    updatedAt: "2026-11-20T10:15:00Z",
+    type: "REPORT",
+    canEdit: true,
+    canManage: null,
+    createdBy: 7,
+    currentQueryChecksum: "q2",
+    description: null,
+    endResultCell: "F20",
+    externalWorkbookId: "wb-1",
+    externalWorkbookPlacements: [
+      placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
+      placement({ id: "p2", sheetId: "s2", sheetName: "Summary", anchorCell: "A1", endResultCell: "C5" }),
+    ],
+    folderId: 3,
+    folderPath: [{ id: 3, name: "Finance" }],
+    jsonQuery: "{}",
+    meta: { any: "thing" },
+    pivotItems: {
+      columns: ["region"],
+      measures: ["revenue"],
+      rows: [],
+      filters: [],
+      measuresAxis: "columns",
+      measuresPosition: null,
+    },
+    refreshedBy: 7,
+    resultLocation: "Sales!B2",
+    rolesWithAccess: [{ id: 1, name: "Analysts", actions: ["ReportRead", "WorkbookRead"] }],
+    source: "EXCEL",
+    sqlQuery: "select 1",
+    title: "Revenue",
+    version: 3,
+    workbookId: null,
+    ...overrides,
+  };
+}
+
+export function placement(overrides: Partial<ReportPlacement> = {}): ReportPlacement {
+  const sheet = overrides.sheetName ?? "Sales";
+  const anchor = overrides.anchorCell ?? "B2";
+  return {
+    workbookId: "wb-1",
+    resultLocation: `'${sheet.replace(/'/g, "''")}'!${anchor}`,
+    host: "EXCEL",
+    placedAt: "2026-11-01T09:00:00Z",
+    placedByUserId: 7,
+    queryChecksum: "q2",
+    refreshedAt: "2026-11-21T09:00:00Z",
+    refreshedByUserId: 7,
+    syncStatus: "UP_TO_DATE",
+    workbookName: "Q3 Review.xlsx",
+    ...overrides,
+  };
+}
