@@ -1,0 +1,764 @@
+/**
+ * The agent chat (spec 2.6, 4.2, 5 rule 6): NDJSON decoding, merging streamed pieces by id, the
+ * final answer, the conversation id, control lines, and a client over a transport.
+ *
+ * Decisions where the spec is silent (each also noted where it is made):
+ * - `finalAnswer` returns null when there is no answer at all (never "").
+ * - A stopped run (`__aborted__`, or the caller's signal) rejects with kind "aborted"; the partial
+ *   messages have already reached `onMessage`, so nothing the user saw is lost.
+ * - A resumed run (after `__suspended__`) is read as a replay: the first line of an id in the new
+ *   stream starts that message afresh, even when it is a delta; messages the new stream does not
+ *   resend are kept.
+ * - `sort` ordering puts messages without a `sort` after those with one, in first-seen order.
+ */
+import { errorFromStatus, invalidResponse, PlatformError, redact, serviceMessageOf } from "./errors.js";
+import {
+  type ChatMessage,
+  ChatMessageSchema,
+  type ChatRequest,
+  ChatRequestSchema,
+  type SessionSettings,
+} from "./schema.js";
+import type { HttpResponse, Transport } from "./transport.js";
+import {
+  type ByteSource,
+  fetchTransport,
+  iterateChunks,
+  readBodyText,
+  requireSecureUrl,
+} from "./transport.js";
+
+export type { ChatMessage } from "./schema.js";
+
+// ---------------------------------------------------------------------------------------------
+// NDJSON
+
+export interface InvalidNdjsonLine {
+  /** 1-based, counting every line of the input, blank ones included. */
+  line: number;
+  /** The line, cut to about 200 characters. */
+  text: string;
+  error: string;
+}
+
+export interface NdjsonOptions {
+  /** Called for a line that is not JSON; the line is skipped and decoding goes on. */
+  onInvalidLine?: (problem: InvalidNdjsonLine) => void;
+}
+
+const REPORTED_TEXT_LIMIT = 200;
+const BLANK = /^\s*$/;
+
+/**
+ * The incremental NDJSON decoder under `decodeNdjson` and `decodeNdjsonText`: push chunks, get
+ * the values of the lines they complete. A pushed byte chunk is kept, not copied, until its line
+ * completes: do not reuse its buffer (streams hand out fresh chunks).
+ *
+ * Linear however the input is chunked: a partial line is kept as a list of pieces and joined once,
+ * when its newline arrives, and only the new chunk is searched for newlines. Re-concatenating or
+ * re-scanning the pending text per chunk would make a long line in small chunks quadratic.
+ *
+ * Bytes are decoded only up to a newline byte, which never occurs inside a multi-byte UTF-8
+ * sequence, so a character split across chunks is decoded whole; and a long line arriving in
+ * small chunks costs one decode, not one per chunk.
+ */
+export class NdjsonDecoder {
+  // Made on the first bytes: Apps Script's V8 has no TextDecoder, and text input needs none.
+  #textDecoder: TextDecoder | null = null;
+  readonly #onInvalidLine: NdjsonOptions["onInvalidLine"];
+  #pending: string[] = [];
+  #pendingBytes: Uint8Array[] = [];
+  #pendingByteLength = 0;
+  #lineNumber = 0;
+  #started = false;
+
+  constructor(options: NdjsonOptions = {}) {
+    this.#onInvalidLine = options.onInvalidLine;
+  }
+
+  /** Decodes one chunk; returns the values of the lines it completed (often none). */
+  push(chunk: Uint8Array | string): unknown[] {
+    if (typeof chunk === "string") {
+      if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+      return this.#pushText(chunk);
+    }
+    const lastNewline = lastNewlineIn(chunk);
+    if (lastNewline === -1) {
+      if (chunk.length > 0) {
+        this.#pendingBytes.push(chunk);
+        this.#pendingByteLength += chunk.length;
+      }
+      return [];
+    }
+    const head = chunk.subarray(0, lastNewline + 1);
+    let text: string;
+    if (this.#pendingByteLength > 0) {
+      this.#pendingBytes.push(head);
+      this.#pendingByteLength += head.length;
+      text = this.#decodePendingBytes();
+    } else {
+      text = this.#decode(head);
+    }
+    if (lastNewline + 1 < chunk.length) {
+      const rest = chunk.subarray(lastNewline + 1);
+      this.#pendingBytes.push(rest);
+      this.#pendingByteLength += rest.length;
+    }
+    return this.#pushText(text);
+  }
+
+  #decode(bytes: Uint8Array): string {
+    // ignoreBOM: each call starts a new decode; only the input's first character may be a
+    // byte-order mark, and that one is dropped by hand in #pushText.
+    this.#textDecoder ??= new TextDecoder("utf-8", { ignoreBOM: true });
+    return this.#textDecoder.decode(bytes);
+  }
+
+  #decodePendingBytes(): string {
+    const parts = this.#pendingBytes;
+    let whole: Uint8Array;
+    if (parts.length === 1) {
+      whole = parts[0] as Uint8Array;
+    } else {
+      whole = new Uint8Array(this.#pendingByteLength);
+      let at = 0;
+      for (const part of parts) {
+        whole.set(part, at);
+        at += part.length;
+      }
+    }
+    this.#pendingBytes = [];
+    this.#pendingByteLength = 0;
+    return this.#decode(whole);
+  }
+
+  #pushText(input: string): unknown[] {
+    let text = input;
+    if (!this.#started && text.length > 0) {
+      this.#started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const out: unknown[] = [];
+    let start = 0;
+    let newline = text.indexOf("\n");
+    while (newline !== -1) {
+      let line: string;
+      if (this.#pending.length > 0) {
+        this.#pending.push(text.slice(start, newline));
+        line = this.#pending.join("");
+        this.#pending = [];
+      } else {
+        line = text.slice(start, newline);
+      }
+      this.#take(line, out);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    if (start < text.length) this.#pending.push(start === 0 ? text : text.slice(start));
+    return out;
+  }
+
+  /** Ends the input: returns the value of a last line that had no newline, if any. */
+  end(): unknown[] {
+    const out: unknown[] = [];
+    if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+    if (this.#pending.length > 0) {
+      const line = this.#pending.join("");
+      this.#pending = [];
+      this.#take(line, out);
+    }
+    return out;
+  }
+
+  #take(raw: string, out: unknown[]): void {
+    this.#lineNumber += 1;
+    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (line.length === 0) return;
+    try {
+      out.push(JSON.parse(line));
+    } catch (error) {
+      // Checked only on failure: JSON.parse already accepts surrounding whitespace, so the usual
+      // line pays nothing for the blank-line rule.
+      if (BLANK.test(line)) return;
+      this.#onInvalidLine?.({
+        line: this.#lineNumber,
+        text: line.length > REPORTED_TEXT_LIMIT ? `${line.slice(0, REPORTED_TEXT_LIMIT)}…` : line,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+/**
+ * The last newline byte of a chunk, or -1. For a tiny chunk a plain loop beats the native calls'
+ * fixed cost; for a larger one, V8's forward `indexOf` is several times faster than
+ * `lastIndexOf`, so it settles the common no-newline case, and `lastIndexOf` then only scans the
+ * tail after the last newline.
+ */
+function lastNewlineIn(chunk: Uint8Array): number {
+  if (chunk.length <= 64) {
+    for (let i = chunk.length - 1; i >= 0; i--) if (chunk[i] === 10) return i;
+    return -1;
+  }
+  return chunk.indexOf(10) === -1 ? -1 : chunk.lastIndexOf(10);
+}
+
+/**
+ * Decodes newline-delimited JSON from a stream (bytes or text chunks): one value per non-empty
+ * line, as each line completes. Blank lines are skipped; a line that is not JSON is reported to
+ * `onInvalidLine` and skipped, and later lines still come.
+ */
+export async function* decodeNdjson(
+  source: ByteSource | string,
+  options: NdjsonOptions = {},
+): AsyncGenerator<unknown, void, undefined> {
+  const decoder = new NdjsonDecoder(options);
+  if (typeof source === "string") {
+    yield* decoder.push(source);
+  } else {
+    for await (const chunk of iterateChunks(source)) {
+      const values = decoder.push(chunk);
+      for (let i = 0; i < values.length; i++) yield values[i];
+    }
+  }
+  yield* decoder.end();
+}
+
+/** The whole-text form of `decodeNdjson`, for Apps Script, which gets a body at once. */
+export function decodeNdjsonText(text: string, options: NdjsonOptions = {}): unknown[] {
+  const decoder = new NdjsonDecoder(options);
+  const values = decoder.push(text);
+  for (const v of decoder.end()) values.push(v);
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/** A chat message after merging: always has an id. */
+export type MergedChatMessage = ChatMessage & { id: string };
+
+/** Control lines of the stream (platform-api.md): kept among the messages, never the answer. */
+export const CUTOFF_ID = "__cutoff__";
+export const STATE_ID = "__state__";
+export const USAGE_ID = "__usage__";
+export const SUSPENDED_ID = "__suspended__";
+export const ABORTED_ID = "__aborted__";
+
+export interface MessageMerger {
+  /**
+   * Takes one decoded line. Returns the message as merged so far, or null when the line is not a
+   * message (no id, such as an `{"error": ...}` line, or not a chat message's shape).
+   */
+  push(line: unknown): MergedChatMessage | null;
+  /** Every message so far, in first-seen order. */
+  messages(): MergedChatMessage[];
+  /**
+   * A resumed stream is starting: each id already seen starts afresh at its next line, delta or
+   * not, because a re-subscribed run replays its messages.
+   */
+  beginReplay(): void;
+}
+
+/**
+ * Merges lines by id (platform-api.md): a later line with the same id and `isDelta: true` appends
+ * its content to the message so far (its other fields overwrite); a later line without `isDelta`
+ * replaces the message. A message keeps the place where its id was first seen.
+ */
+export function createMessageMerger(): MessageMerger {
+  const byId = new Map<string, MergedChatMessage>();
+  const order: string[] = [];
+  let stale = new Set<string>();
+  return {
+    push(line) {
+      const parsed = ChatMessageSchema.safeParse(line);
+      if (!parsed.success || typeof parsed.data.id !== "string") return null;
+      const next = parsed.data as MergedChatMessage;
+      const id = next.id;
+      const previous = byId.get(id);
+      let merged: MergedChatMessage;
+      if (previous === undefined) {
+        order.push(id);
+        merged = next;
+      } else if (stale.delete(id) || next.isDelta !== true) {
+        merged = next;
+      } else {
+        merged = { ...previous, ...next, content: (previous.content ?? "") + (next.content ?? "") };
+      }
+      byId.set(id, merged);
+      return merged;
+    },
+    messages() {
+      return order.map((id) => byId.get(id) as MergedChatMessage);
+    },
+    beginReplay() {
+      stale = new Set(order);
+    },
+  };
+}
+
+/** Merges a whole list of decoded lines (see `createMessageMerger`). */
+export function mergeChatMessages(lines: Iterable<unknown>): MergedChatMessage[] {
+  const merger = createMessageMerger();
+  for (const line of lines) merger.push(line);
+  return merger.messages();
+}
+
+/** Orders messages by `sort`; ties and messages without one keep first-seen order, the latter last. */
+export function sortChatMessages<T extends ChatMessage>(messages: readonly T[]): T[] {
+  const key = (m: T) => (typeof m.sort === "number" && Number.isFinite(m.sort) ? m.sort : Infinity);
+  return [...messages].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka === kb ? 0 : ka < kb ? -1 : 1;
+  });
+}
+
+function isFinalAnswerMessage(m: ChatMessage): boolean {
+  const path = m.graphPath;
+  return (
+    m.role === "assistant" &&
+    Array.isArray(path) &&
+    path.length > 0 &&
+    path.length <= 2 &&
+    path[0] === "final"
+  );
+}
+
+/**
+ * Spec 4.2 rules 2-3, on merged messages in stream order. Rule 2: the last assistant message whose
+ * graphPath is non-empty, starts with "final" and has at most 2 elements gives the answer. Rule 3:
+ * failing that, the last assistant message with non-empty content. Null when neither exists (the
+ * spec is silent; null tells "no answer" apart from an empty one).
+ */
+export function finalAnswer(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (isFinalAnswerMessage(m)) return m.content ?? "";
+  }
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === "assistant" && typeof m.content === "string" && m.content.length > 0) return m.content;
+  }
+  return null;
+}
+
+/** Spec 4.2 rule 4: the conversation id is state.chatId of the `__cutoff__` message; null if none. */
+export function conversationId(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.id === CUTOFF_ID) {
+      const chatId = m.state?.chatId;
+      return typeof chatId === "string" && chatId.length > 0 ? chatId : null;
+    }
+  }
+  return null;
+}
+
+/** True for the stream's bookkeeping lines (`__cutoff__`, `__state__`, `__usage__`, ...). */
+export function isControlMessage(m: ChatMessage): boolean {
+  return typeof m.id === "string" && m.id.startsWith("__") && m.id.endsWith("__");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+const CHAT_PATH_SUFFIX = "/chat/stream-chat-state";
+const ABORT_PATH_SUFFIX = "/chat/abort";
+const DEFAULT_RETRY_DELAYS_MS = [300, 1000] as const;
+/** platform-api.md: at most 2 retries for the chat POST. */
+const MAX_RETRIES = 2;
+/** A Retry-After longer than this is not waited for: the user is watching a spinner. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+export interface AgentChatOptions {
+  /** The agent's chat URL from its settings; its path ends in `/chat/stream-chat-state`. */
+  chatUrl: string;
+  /** An API key with access to the agent (spec 5 rule 6). */
+  apiKey: string;
+  transport?: Transport;
+  /** Used when a request carries none. */
+  sessionSettings?: SessionSettings;
+  /** Clock for generated message ids. */
+  now?: () => number;
+  /** Waits before retry 1 and 2, in ms (platform-api.md: bounded retry with backoff). */
+  retryDelaysMs?: readonly number[];
+  /** How to wait; injectable so tests need not sleep. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export interface AskRequest {
+  /** The question. Omit it with a chatId to get the thread as it stands. */
+  input?: string;
+  /** Continue this conversation (spec 4.2 rule 4); omit to start a new one. */
+  chatId?: string;
+  /** The identity the service answers for (spec 4.2 rule 5); defaults to the chat's. */
+  sessionSettings?: SessionSettings;
+  /** Makes the request safe to repeat; generated as `<ms>-message` when absent. */
+  messageId?: string;
+}
+
+export type ChatProgress =
+  | { type: "connecting"; attempt: number }
+  | { type: "retrying"; attempt: number; delayMs: number; reason: PlatformError }
+  | { type: "streaming" }
+  | { type: "tool"; name: string; messageId: string }
+  | { type: "answering" }
+  | { type: "resuming"; chatId: string | null };
+
+export interface AskOptions {
+  signal?: AbortSignal;
+  /** Called as each line arrives, with the message as merged so far and all messages so far. */
+  onMessage?: (message: MergedChatMessage, all: readonly MergedChatMessage[]) => void;
+  /** Coarse progress for a status line: connecting, retrying, a tool running, answering. */
+  onProgress?: (progress: ChatProgress) => void;
+}
+
+export interface AgentAnswer {
+  /** Spec 4.2 rules 2-3; null when the agent gave no answer (for example a thread-only request). */
+  answer: string | null;
+  /** Spec 4.2 rule 4; send it back as chatId to continue. Falls back to the request's chatId. */
+  chatId: string | null;
+  /** The request's messageId (sent or generated). */
+  messageId: string;
+  /** Every merged message in first-seen order, control lines included. */
+  messages: MergedChatMessage[];
+}
+
+export interface AgentChat {
+  /**
+   * Asks the agent and reads its stream to the end. Rejects with a PlatformError: "insecure-url",
+   * "bad-request", "unauthorized", "forbidden", "network", "stream" (an error line or a second
+   * suspension), "aborted" (the caller's signal, or the run was stopped), ...
+   */
+  ask(request: AskRequest, options?: AskOptions): Promise<AgentAnswer>;
+  /** Stops a running answer. Resolves true on 204; 404 rejects "not-found", 403 "forbidden". */
+  abort(chatId: string, sessionSettings?: SessionSettings): Promise<boolean>;
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function stoppedByUser(): PlatformError {
+  return new PlatformError("aborted", "You stopped the answer. Ask again when you are ready.");
+}
+
+/** Turns assistant messages into coarse progress: a tool call, then the start of the answer. */
+function progressReporter(onProgress: AskOptions["onProgress"]): (message: MergedChatMessage) => void {
+  let answering = false;
+  const toolsSeen = new Set<string>();
+  return (message) => {
+    if (!onProgress || message.role !== "assistant") return;
+    const tool = (message as { toolCall?: { name?: unknown } }).toolCall;
+    if (tool && typeof tool.name === "string") {
+      // A tool message is rewritten as its result arrives; one status line per call is enough.
+      if (toolsSeen.has(message.id)) return;
+      toolsSeen.add(message.id);
+      onProgress({ type: "tool", name: tool.name, messageId: message.id });
+    } else if (!answering && isFinalAnswerMessage(message)) {
+      answering = true;
+      onProgress({ type: "answering" });
+    }
+  };
+}
+
+/** Races each chunk against the signal, so a transport that ignores signals still stops at once. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  let finished = false;
+  try {
+    for (;;) {
+      const step = await Promise.race([iterator.next(), aborted]);
+      if (step.done) {
+        finished = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    // Not awaited: a stalled source would hold its return() until its pending read settles.
+    if (!finished) iterator.return?.()?.catch(() => {});
+  }
+}
+
+function chatUrlOf(chatUrl: string, apiKey: string): URL {
+  const url = requireSecureUrl(chatUrl, "The agent chat URL");
+  // Sending "Api-Key " with nothing after it would only earn a 401 with a vaguer message.
+  if (!apiKey.trim()) {
+    throw new PlatformError("unauthorized", "No agent API key is set. Paste one in Settings.");
+  }
+  if (!url.pathname.endsWith(CHAT_PATH_SUFFIX)) {
+    throw new PlatformError(
+      "bad-request",
+      `The agent chat URL must end in ${CHAT_PATH_SUFFIX}. Copy it from the agent's settings in the Reporting Platform.`,
+    );
+  }
+  return url;
+}
+
+function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): PlatformError {
+  const first = issues[0];
+  const where = first && first.path.length > 0 ? `${first.path.map(String).join(".")}: ` : "";
+  return new PlatformError(
+    "bad-request",
+    `The question could not be sent (${where}${first?.message ?? "invalid request"}). Check the agent settings (external id, user attributes).`,
+  );
+}
+
+/**
+ * platform-api.md: `externalId` must be lowercase and trimmed. Normalising it here beats a refusal
+ * from the service for a setting typed with a capital letter.
+ */
+function normalizeSessionSettings(settings: SessionSettings | undefined): SessionSettings | undefined {
+  if (!settings || typeof settings.externalId !== "string") return settings;
+  return { ...settings, externalId: settings.externalId.trim().toLowerCase() };
+}
+
+function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Creates the agent chat client: POSTs to the agent's chat URL with `Authorization: Api-Key`. */
+export function createAgentChat(options: AgentChatOptions): AgentChat {
+  const transport = options.transport ?? fetchTransport();
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const retryDelays = (options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS).slice(0, MAX_RETRIES);
+  const secrets = [options.apiKey];
+
+  // Spec 5 rule 6: the chat takes `Api-Key`, not `Bearer` like the management API.
+  const headers = (): Record<string, string> => ({
+    "Content-Type": "application/json",
+    Accept: "application/x-ndjson, application/json",
+    Authorization: `Api-Key ${options.apiKey}`,
+  });
+
+  function networkError(url: URL, action: string, cause: unknown): PlatformError {
+    return new PlatformError(
+      "network",
+      `Could not reach the agent at ${url.host} to ${action}. Check your connection and the agent chat URL in Settings, then try again.`,
+      { cause: cause instanceof Error ? new Error(redact(cause.message, secrets)) : undefined },
+    );
+  }
+
+  /**
+   * Sends the chat POST, retrying network failures, 408, 429 and 5xx at most twice. Safe because
+   * every attempt carries the same messageId (platform-api.md: only then is the POST idempotent),
+   * and nothing of a stream has been read yet.
+   */
+  async function send(
+    url: URL,
+    body: string,
+    signal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+    onProgress: AskOptions["onProgress"],
+  ): Promise<HttpResponse> {
+    for (let attempt = 1; ; attempt++) {
+      onProgress?.({ type: "connecting", attempt });
+      let failure: PlatformError;
+      try {
+        const response = await transport({ method: "POST", url: url.href, headers: headers(), body, signal });
+        if (response.status >= 200 && response.status < 300) return response;
+        const text = await readBodyText(response.body);
+        failure = errorFromStatus(response.status, text, response.headers, {
+          credential: "agent-key",
+          action: "ask the agent",
+          secrets,
+        });
+        if (!isTransientStatus(response.status)) throw failure;
+      } catch (error) {
+        if (callerSignal?.aborted) throw stoppedByUser();
+        if (error instanceof PlatformError) {
+          if (!(error.kind === "network" || (error.status != null && isTransientStatus(error.status)))) {
+            throw error;
+          }
+          failure = error;
+        } else {
+          failure = networkError(url, "ask the agent", error);
+        }
+      }
+      const planned = retryDelays[attempt - 1];
+      if (planned === undefined) throw failure;
+      const retryAfterMs = failure.retryAfterSeconds != null ? failure.retryAfterSeconds * 1000 : 0;
+      if (retryAfterMs > MAX_RETRY_AFTER_MS) throw failure;
+      const delayMs = Math.max(planned, retryAfterMs);
+      onProgress?.({ type: "retrying", attempt: attempt + 1, delayMs, reason: failure });
+      try {
+        await sleep(delayMs, signal);
+      } catch {
+        throw stoppedByUser();
+      }
+    }
+  }
+
+  async function ask(request: AskRequest, askOptions: AskOptions = {}): Promise<AgentAnswer> {
+    const { signal: callerSignal, onMessage, onProgress } = askOptions;
+    const url = chatUrlOf(options.chatUrl, options.apiKey);
+    const candidate = {
+      input: request.input,
+      chatId: request.chatId,
+      messageId: request.messageId ?? `${now()}-message`,
+      sessionSettings: normalizeSessionSettings(request.sessionSettings ?? options.sessionSettings),
+    };
+    const parsed = ChatRequestSchema.safeParse(candidate);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const chatRequest: ChatRequest = parsed.data;
+    if (chatRequest.input === undefined && !chatRequest.chatId) {
+      throw new PlatformError("bad-request", "Type a question first.");
+    }
+    const messageId = chatRequest.messageId as string;
+
+    const merger = createMessageMerger();
+    let chatId = chatRequest.chatId;
+    let suspensions = 0;
+    const progress = progressReporter(onProgress);
+    for (;;) {
+      if (callerSignal?.aborted) throw stoppedByUser();
+      const body = JSON.stringify({ ...chatRequest, chatId });
+      const suspended = await readLeg(body);
+      if (suspended === null) break;
+      suspensions += 1;
+      const detail = typeof suspended.error === "string" ? redact(suspended.error, secrets) : null;
+      if (suspensions > 1 || (suspended as { retryable?: unknown }).retryable === false) {
+        throw new PlatformError(
+          "stream",
+          "The agent's run was interrupted again before it finished (the service restarted). Ask again in a minute.",
+          { serviceMessage: detail },
+        );
+      }
+      // platform-api.md: the same request again (same chatId, input, messageId) resumes the run;
+      // a new conversation's id is known only from this stream's __cutoff__ (spec 4.2 rule 4).
+      chatId = chatId ?? conversationId(merger.messages()) ?? undefined;
+      onProgress?.({ type: "resuming", chatId: chatId ?? null });
+      merger.beginReplay();
+    }
+    const messages = merger.messages();
+    return {
+      answer: finalAnswer(messages),
+      chatId: conversationId(messages) ?? chatRequest.chatId ?? null,
+      messageId,
+      messages,
+    };
+
+    /** Sends once (with retries) and reads the stream; returns the suspension line, if any. */
+    async function readLeg(body: string): Promise<MergedChatMessage | null> {
+      // One controller per request: the caller's abort reaches the transport through it, and
+      // aborting it when we stop reading early releases the connection.
+      const leg = new AbortController();
+      const forwardAbort = () => leg.abort(callerSignal?.reason);
+      callerSignal?.addEventListener("abort", forwardAbort, { once: true });
+      try {
+        const response = await send(url, body, leg.signal, callerSignal, onProgress);
+        onProgress?.({ type: "streaming" });
+        let invalidLines = 0;
+        let values = 0;
+        const source: ByteSource | string =
+          typeof response.body === "string" || response.body === null
+            ? (response.body ?? "")
+            : untilAborted(iterateChunks(response.body), leg.signal);
+        const lines = decodeNdjson(source, {
+          onInvalidLine: () => {
+            invalidLines += 1;
+          },
+        });
+        for (;;) {
+          let step: IteratorResult<unknown>;
+          try {
+            step = await lines.next();
+          } catch (error) {
+            if (callerSignal?.aborted) throw stoppedByUser();
+            if (error instanceof PlatformError) throw error;
+            throw new PlatformError(
+              "network",
+              `The connection to the agent at ${url.host} broke while it was answering. Ask again.`,
+              { cause: error },
+            );
+          }
+          if (step.done) break;
+          values += 1;
+          const line = step.value;
+          const message = merger.push(line);
+          if (message === null) {
+            const error = streamErrorOf(line);
+            if (error !== null) {
+              const detail = redact(error, secrets);
+              throw new PlatformError(
+                "stream",
+                `The agent stopped with an error: "${detail}". Ask again; if it keeps failing, check the agent's settings or ask an admin.`,
+                { serviceMessage: detail },
+              );
+            }
+            continue;
+          }
+          onMessage?.(message, merger.messages());
+          progress(message);
+          if (message.id === ABORTED_ID) {
+            throw new PlatformError(
+              "aborted",
+              "The answer was stopped before it was finished. Ask again to get a full answer.",
+            );
+          }
+          // Nothing after a suspension belongs to this run: the resumed request carries on.
+          if (message.id === SUSPENDED_ID) return message;
+        }
+        if (values === 0 && invalidLines > 0) throw invalidResponse("an answer", "not NDJSON");
+        return null;
+      } finally {
+        callerSignal?.removeEventListener("abort", forwardAbort);
+        leg.abort();
+      }
+    }
+  }
+
+  async function abort(chatId: string, sessionSettings?: SessionSettings): Promise<boolean> {
+    const chatUrl = chatUrlOf(options.chatUrl, options.apiKey);
+    const url = new URL(chatUrl.href);
+    url.pathname = url.pathname.slice(0, -CHAT_PATH_SUFFIX.length) + ABORT_PATH_SUFFIX;
+    const settings = normalizeSessionSettings(sessionSettings ?? options.sessionSettings);
+    const body = JSON.stringify(settings ? { chatId, sessionSettings: settings } : { chatId });
+    let response: HttpResponse;
+    try {
+      response = await transport({ method: "POST", url: url.href, headers: headers(), body });
+    } catch (error) {
+      if (error instanceof PlatformError) throw error;
+      throw networkError(url, "stop the answer", error);
+    }
+    const text = await readBodyText(response.body);
+    if (response.status >= 200 && response.status < 300) return true;
+    throw errorFromStatus(response.status, text, response.headers, {
+      credential: "agent-key",
+      action: "stop the answer",
+      secrets,
+    });
+  }
+
+  return { ask, abort };
+}
+
+/** An `{"error": ...}` line (no id, no role) carries its text in `error` (a string or `{message}`). */
+function streamErrorOf(line: unknown): string | null {
+  if (line === null || typeof line !== "object" || Array.isArray(line)) return null;
+  const rec = line as Record<string, unknown>;
+  if (rec.id !== undefined || rec.role !== undefined || rec.error == null) return null;
+  return serviceMessageOf(JSON.stringify({ error: rec.error })) ?? "unknown error";
+}

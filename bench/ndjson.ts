@@ -1,0 +1,130 @@
+/**
+ * NDJSON decoding budget (design.md): linear in the input, a 10 MB line costs about the same in
+ * small chunks as whole, and throughput within 2x of `JSON.parse` over the same lines.
+ */
+import { decodeNdjson, NdjsonDecoder } from "../src/core/chat.js";
+
+const MB = 1024 * 1024;
+
+/** Lines shaped like a real chat stream: mostly small assistant deltas, some tool calls, a state snapshot. */
+function chatLikeLines(targetBytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < targetBytes; i++) {
+    let line: string;
+    if (i % 50 === 0) {
+      line = JSON.stringify({
+        id: `tool-${i}`,
+        role: "assistant",
+        graphPath: ["cube_data_analyst_agent", "tools"],
+        toolCall: {
+          name: "load_data",
+          input: { query: { measures: ["orders.count"], dimensions: ["orders.status"] } },
+          result: Array.from({ length: 20 }, (_, k) => ({ status: `s${k}`, count: k * 37 })),
+        },
+        sort: i,
+      });
+    } else {
+      line = JSON.stringify({
+        id: `answer-${Math.floor(i / 10)}`,
+        role: "assistant",
+        content: `Revenue grew ${i % 97}% in Q${(i % 4) + 1}; café orders — ünïcödé ok. `,
+        graphPath: ["final"],
+        isDelta: true,
+        isInProcess: true,
+        sort: i,
+      });
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function chunksOf(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+async function timeAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+async function countAsync(source: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of source) n++;
+  return n;
+}
+
+function decodeSync(chunks: readonly Uint8Array[]): number {
+  const decoder = new NdjsonDecoder();
+  let n = 0;
+  for (const chunk of chunks) n += decoder.push(chunk).length;
+  return n + decoder.end().length;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+export async function run(): Promise<void> {
+  const encoder = new TextEncoder();
+
+  // Throughput against JSON.parse over the same lines (split on "\n", blank last line dropped).
+  const text = chatLikeLines(20 * MB);
+  const bytes = encoder.encode(text);
+  const sizeMb = bytes.length / MB;
+  const chunks = chunksOf(bytes, 64 * 1024);
+  const baseline = await timeAsync(async () => {
+    const decoded = new TextDecoder().decode(bytes);
+    let n = 0;
+    for (const line of decoded.split("\n")) if (line) n += JSON.parse(line) ? 1 : 0;
+    return n;
+  });
+  const ours = await timeAsync(() => countAsync(decodeNdjson(fromArray(chunks))));
+  console.log(
+    `ndjson decode: ${fmt(sizeMb / (ours / 1000))} MB/s vs JSON.parse split: ${fmt(sizeMb / (baseline / 1000))} MB/s (ratio ${fmt(ours / baseline, 2)})`,
+  );
+
+  // One long line: chunked vs whole. Linear means the ratio stays flat as the line grows (a
+  // decoder that re-joins or re-scans its pending text per chunk would see it grow with the size);
+  // what remains is a fixed cost per chunk, which 16-byte chunks make visible.
+  for (const lineMb of [2.5, 5, 10]) {
+    const lineBytes = encoder.encode(longLine(lineMb));
+    const chunks16 = chunksOf(lineBytes, 16);
+    const wholeMs = await timeAsync(async () => decodeSync([lineBytes]), 5);
+    const chunkedMs = await timeAsync(async () => decodeSync(chunks16), 5);
+    console.log(
+      `one ${lineMb} MB line in 16-byte chunks: ${fmt(chunkedMs)} ms vs whole: ${fmt(wholeMs)} ms (ratio ${fmt(chunkedMs / wholeMs, 2)})`,
+    );
+  }
+  const tenMb = encoder.encode(longLine(10));
+  const wholeMs = await timeAsync(async () => decodeSync([tenMb]), 5);
+  for (const size of [1024, 16 * 1024]) {
+    const pieces = chunksOf(tenMb, size);
+    const chunkedMs = await timeAsync(async () => decodeSync(pieces), 5);
+    console.log(
+      `one 10 MB line in ${size / 1024} KB chunks: ${fmt(chunkedMs)} ms vs whole: ${fmt(wholeMs)} ms (ratio ${fmt(chunkedMs / wholeMs, 2)})`,
+    );
+  }
+  const small = chunksOf(tenMb, 16);
+  const asyncMs = await timeAsync(() => countAsync(decodeNdjson(fromArray(small))));
+  console.log(
+    `one 10 MB line as an async stream of ${small.length} 16-byte chunks (decodeNdjson): ${fmt(asyncMs)} ms`,
+  );
+}
+
+function longLine(megabytes: number): string {
+  return `${JSON.stringify({ id: "big", role: "assistant", content: "x".repeat(megabytes * MB) })}\n`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

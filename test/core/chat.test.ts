@@ -1,0 +1,957 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type AgentChatOptions,
+  type ChatProgress,
+  conversationId,
+  createAgentChat,
+  createMessageMerger,
+  decodeNdjson,
+  decodeNdjsonText,
+  finalAnswer,
+  type InvalidNdjsonLine,
+  type MergedChatMessage,
+  mergeChatMessages,
+  NdjsonDecoder,
+  sortChatMessages,
+} from "../../src/core/chat.js";
+import { PlatformError } from "../../src/core/errors.js";
+import { fetchTransport, type Transport } from "../../src/core/transport.js";
+
+const encoder = new TextEncoder();
+
+async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
+  for (const p of parts) yield p;
+}
+
+async function collect(source: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const v of source) out.push(v);
+  return out;
+}
+
+function splitBytes(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of points) {
+    out.push(bytes.slice(at, p));
+    at = p;
+  }
+  out.push(bytes.slice(at));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("decodeNdjson", () => {
+  it("splits on \\n and \\r\\n alike, even when \\r and \\n arrive in different chunks", async () => {
+    const problems: InvalidNdjsonLine[] = [];
+    const values = await collect(
+      decodeNdjson(chunks('{"a":1}\r\n{"b":2}\n{"c":3}\r', '\n{"d":"x\\r"}\r\nbad\r', "\n"), {
+        onInvalidLine: (p) => problems.push(p),
+      }),
+    );
+    expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }, { d: "x\r" }]);
+    // The \r belongs to the line ending, not to the line.
+    expect(problems.map((p) => p.text)).toEqual(["bad"]);
+  });
+
+  it("skips empty and whitespace-only lines silently", async () => {
+    const problems: InvalidNdjsonLine[] = [];
+    const values = await collect(
+      decodeNdjson(chunks('\n{"a":1}\n\n   \n\t\r\n{"b":2}\n\n'), { onInvalidLine: (p) => problems.push(p) }),
+    );
+    expect(values).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(problems).toEqual([]);
+  });
+
+  it("decodes a multi-byte character split across chunks", async () => {
+    const bytes = encoder.encode('{"t":"café 😀 ünï"}\n');
+    const oneByteChunks = Array.from(bytes, (b) => new Uint8Array([b]));
+    expect(await collect(decodeNdjson(chunks(...oneByteChunks)))).toEqual([{ t: "café 😀 ünï" }]);
+    const emoji = bytes.indexOf(0xf0);
+    const parts = [bytes.subarray(0, emoji + 2), bytes.subarray(emoji + 2)];
+    expect(await collect(decodeNdjson(chunks(...parts)))).toEqual([{ t: "café 😀 ünï" }]);
+  });
+
+  it("returns a final line that has no newline", async () => {
+    expect(await collect(decodeNdjson(chunks('{"a":1}\n{"b', '":2}')))).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(await collect(decodeNdjson(chunks(encoder.encode('{"a":1}\n{"b":"é"}'))))).toEqual([
+      { a: 1 },
+      { b: "é" },
+    ]);
+  });
+
+  it("reports a malformed line between good ones with its line number and keeps the lines after it", async () => {
+    const problems: InvalidNdjsonLine[] = [];
+    const values = await collect(
+      decodeNdjson(chunks('{"a":1}\n\n{"broken":\n', '{"b":2}\n<html>\n{"c":3}'), {
+        onInvalidLine: (p) => problems.push(p),
+      }),
+    );
+    expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(problems.map((p) => [p.line, p.text])).toEqual([
+      [3, '{"broken":'],
+      [5, "<html>"],
+    ]);
+    expect(problems[0]?.error).toMatch(/JSON|Unexpected|end/i);
+  });
+
+  it("keeps going past a malformed line when nobody listens", async () => {
+    expect(await collect(decodeNdjson(chunks("nope\n", '{"a":1}\n')))).toEqual([{ a: 1 }]);
+  });
+
+  it("cuts the reported text of a long malformed line to about 200 characters", async () => {
+    const problems: InvalidNdjsonLine[] = [];
+    await collect(decodeNdjson(chunks(`x${"y".repeat(5000)}\n`), { onInvalidLine: (p) => problems.push(p) }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.text.length).toBeLessThanOrEqual(201);
+    expect(problems[0]?.text.startsWith("xyyy")).toBe(true);
+  });
+
+  it("yields nothing for empty input", async () => {
+    expect(await collect(decodeNdjson(chunks()))).toEqual([]);
+    expect(await collect(decodeNdjson(chunks("", new Uint8Array(0))))).toEqual([]);
+    expect(await collect(decodeNdjson(chunks("\n\r\n\n")))).toEqual([]);
+    expect(decodeNdjsonText("")).toEqual([]);
+  });
+
+  it("reads a web ReadableStream of bytes, a whole string, and drops a leading byte-order mark", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('\uFEFF{"a":1}\n{"b"'));
+        controller.enqueue(encoder.encode(":2}\n"));
+        controller.close();
+      },
+    });
+    expect(await collect(decodeNdjson(stream))).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(await collect(decodeNdjson('\uFEFF{"a":1}\n[2]'))).toEqual([{ a: 1 }, [2]]);
+  });
+
+  it("yields each value as soon as its line completes, before the stream ends", async () => {
+    let released = () => {};
+    const gate = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    async function* slow() {
+      yield '{"first":true}\n{"sec';
+      await gate;
+      yield 'ond":true}\n';
+    }
+    const iterator = decodeNdjson(slow())[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ first: true });
+    released();
+    expect((await iterator.next()).value).toEqual({ second: true });
+    expect((await iterator.next()).done).toBe(true);
+  });
+
+  it("decodes a 1 MB line fed in 16-byte chunks", async () => {
+    const content = "z".repeat(1024 * 1024);
+    const bytes = encoder.encode(`${JSON.stringify({ content })}\n{"after":1}\n`);
+    const decoder = new NdjsonDecoder();
+    const values: unknown[] = [];
+    for (let i = 0; i < bytes.length; i += 16) values.push(...decoder.push(bytes.subarray(i, i + 16)));
+    values.push(...decoder.end());
+    expect(values).toEqual([{ content }, { after: 1 }]);
+  });
+
+  it("gives the same values however the same bytes are split into chunks, down to 1 byte", async () => {
+    const line = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.constantFrom("", "  ", "\t", "not json", '{"open":'),
+      fc.string({ unit: "grapheme" }).map((s) => JSON.stringify({ s })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n")), { maxLength: 20 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        async (lines, trailing, cuts) => {
+          let text = lines.map(([l, eol]) => l + eol).join("");
+          if (!trailing && text.endsWith("\n")) text = text.replace(/\r?\n$/, "");
+          const bytes = encoder.encode(text);
+          const problems: number[] = [];
+          const whole = decodeNdjsonText(text, { onInvalidLine: (p) => problems.push(p.line) });
+          const chunkedProblems: number[] = [];
+          const chunked = await collect(
+            decodeNdjson(chunks(...splitBytes(bytes, cuts)), {
+              onInvalidLine: (p) => chunkedProblems.push(p.line),
+            }),
+          );
+          const byteByByte = await collect(
+            decodeNdjson(chunks(...Array.from(bytes, (b) => new Uint8Array([b])))),
+          );
+          expect(chunked).toEqual(whole);
+          expect(byteByByte).toEqual(whole);
+          expect(chunkedProblems).toEqual(problems);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("decodeNdjsonText", () => {
+  it("needs no TextDecoder for text (Apps Script's V8 has none)", () => {
+    const original = globalThis.TextDecoder;
+    // @ts-expect-error: removed on purpose for this test
+    delete globalThis.TextDecoder;
+    try {
+      expect(decodeNdjsonText('{"a":"é"}\n{"b":2}')).toEqual([{ a: "é" }, { b: 2 }]);
+    } finally {
+      globalThis.TextDecoder = original;
+    }
+  });
+
+  it("follows the same rules on a whole body", () => {
+    const problems: InvalidNdjsonLine[] = [];
+    const values = decodeNdjsonText('{"a":1}\r\n\r\n  \nbad\n{"b":2}', {
+      onInvalidLine: (p) => problems.push(p),
+    });
+    expect(values).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(problems.map((p) => p.line)).toEqual([4]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const CHAT_ID = "chat-7f3a";
+const MESSAGE_ID = "1718000000000-message";
+
+/** A stream in the order the real service sends it (platform-api.md, "Agent chat, more precisely"). */
+function realStream(options: { chatId?: string; messageId?: string; input?: string } = {}): object[] {
+  const chatId = options.chatId ?? CHAT_ID;
+  const messageId = options.messageId ?? MESSAGE_ID;
+  return [
+    { id: "__cutoff__", sort: 0, state: { chatId, isStreaming: true } },
+    { id: messageId, role: "user", content: options.input ?? "How many orders last month?", sort: 1 },
+    {
+      id: "m-1",
+      role: "assistant",
+      content: "Let me look at the orders cube.",
+      graphPath: ["cube_data_analyst_agent"],
+      sort: 2,
+    },
+    {
+      id: "m-2",
+      role: "assistant",
+      content: "",
+      graphPath: ["cube_data_analyst_agent", "tools"],
+      toolCall: { name: "load_data", input: { measures: ["orders.count"] } },
+      isInProcess: true,
+      sort: 3,
+    },
+    {
+      id: "m-2",
+      role: "assistant",
+      content: "",
+      graphPath: ["cube_data_analyst_agent", "tools"],
+      toolCall: { name: "load_data", input: { measures: ["orders.count"] }, result: [{ count: 1204 }] },
+      sort: 3,
+    },
+    {
+      id: "m-3",
+      role: "assistant",
+      content: "There were ",
+      graphPath: ["final"],
+      isDelta: true,
+      isInProcess: true,
+      sort: 4,
+    },
+    { id: "m-3", content: "1,204 orders ", isDelta: true, isInProcess: true },
+    { id: "m-3", content: "last month.", isDelta: true, isInProcess: false },
+    { id: "__state__", sort: 5, state: { chatId, messages: [{ role: "user" }, { role: "assistant" }] } },
+    {
+      id: "__usage__",
+      type: "usage",
+      usage: { models: ["m"], llmCalls: 2, inputTokens: 900, outputTokens: 80, totalTokens: 980 },
+    },
+  ];
+}
+
+describe("merging streamed messages by id", () => {
+  it("appends the content of a later isDelta line with the same id; its other fields overwrite", () => {
+    const merged = mergeChatMessages([
+      { id: "a", role: "assistant", content: "Hel", graphPath: ["final"], isInProcess: true },
+      { id: "b", role: "assistant", content: "other" },
+      { id: "a", content: "lo", isDelta: true, isInProcess: true },
+      { id: "a", content: "!", isDelta: true, isInProcess: false },
+    ]);
+    expect(merged.map((m) => m.id)).toEqual(["a", "b"]);
+    expect(merged[0]).toMatchObject({
+      id: "a",
+      role: "assistant",
+      content: "Hello!",
+      graphPath: ["final"],
+      isInProcess: false,
+    });
+  });
+
+  it("replaces the message when a later line with the same id is not a delta, keeping its place", () => {
+    const merged = mergeChatMessages([
+      { id: "a", role: "assistant", content: "draft", toolCall: { name: "t" } },
+      { id: "b", role: "assistant", content: "b" },
+      { id: "a", role: "assistant", content: "final text" },
+    ]);
+    expect(merged.map((m) => [m.id, m.content])).toEqual([
+      ["a", "final text"],
+      ["b", "b"],
+    ]);
+    expect(merged[0]).not.toHaveProperty("toolCall");
+  });
+
+  it("does not count lines without an id (an error line, a number) as messages", () => {
+    const merger = createMessageMerger();
+    expect(merger.push({ error: "boom" })).toBeNull();
+    expect(merger.push(42)).toBeNull();
+    expect(merger.push({ id: 5, content: "id must be a string" })).toBeNull();
+    expect(merger.push({ id: "x", role: "assistant", content: "hi" })).toMatchObject({ id: "x" });
+    expect(merger.messages()).toHaveLength(1);
+  });
+
+  it("after beginReplay, an id seen before starts afresh, even on a delta line", () => {
+    const merger = createMessageMerger();
+    merger.push({ id: "a", role: "assistant", content: "The ans", graphPath: ["final"] });
+    merger.push({ id: "keep", role: "assistant", content: "kept" });
+    merger.beginReplay();
+    merger.push({ id: "a", role: "assistant", content: "The ", graphPath: ["final"], isDelta: true });
+    merger.push({ id: "a", content: "answer", isDelta: true });
+    expect(merger.messages().map((m) => [m.id, m.content])).toEqual([
+      ["a", "The answer"],
+      ["keep", "kept"],
+    ]);
+  });
+
+  it("orders by sort when asked; messages without sort go last in first-seen order", () => {
+    const sorted = sortChatMessages([
+      { id: "u", sort: 3 },
+      { id: "x" },
+      { id: "c", sort: 0 },
+      { id: "y" },
+      { id: "a", sort: 1 },
+    ]);
+    expect(sorted.map((m) => m.id)).toEqual(["c", "a", "u", "x", "y"]);
+  });
+
+  it("merges a realistic stream into one message per id, in the order the ids first came", () => {
+    const merged = mergeChatMessages(realStream());
+    expect(merged.map((m) => m.id)).toEqual([
+      "__cutoff__",
+      MESSAGE_ID,
+      "m-1",
+      "m-2",
+      "m-3",
+      "__state__",
+      "__usage__",
+    ]);
+    expect(merged.find((m) => m.id === "m-3")?.content).toBe("There were 1,204 orders last month.");
+    expect(merged.find((m) => m.id === "m-2")).toMatchObject({ toolCall: { result: [{ count: 1204 }] } });
+    expect(finalAnswer(merged)).toBe("There were 1,204 orders last month.");
+    expect(conversationId(merged)).toBe(CHAT_ID);
+  });
+});
+
+describe("spec 4.2 agent chat rules on merged messages", () => {
+  it("rule 2: the final answer consists of messages where role is assistant, graphPath is a non-empty array whose first element is final, and graphPath has at most 2 elements; the last such message's content is the consolidated answer", () => {
+    const messages = mergeChatMessages([
+      { id: "1", role: "assistant", content: "first final", graphPath: ["final"] },
+      { id: "2", role: "assistant", content: "second final", graphPath: ["final", "summary"] },
+      { id: "3", role: "assistant", content: "three deep", graphPath: ["final", "a", "b"] },
+      { id: "4", role: "assistant", content: "not first", graphPath: ["agent", "final"] },
+      { id: "5", role: "user", content: "user final", graphPath: ["final"] },
+      { id: "6", role: "assistant", content: "empty path", graphPath: [] },
+      { id: "7", role: "assistant", content: "no path" },
+    ]);
+    expect(finalAnswer(messages)).toBe("second final");
+    expect(finalAnswer(messages.filter((m) => m.id !== "2"))).toBe("first final");
+  });
+
+  it("rule 3: when no such message exists, the last assistant message with non-empty content serves as the answer", () => {
+    const messages = mergeChatMessages([
+      { id: "1", role: "assistant", content: "progress", graphPath: ["cube_data_analyst_agent"] },
+      {
+        id: "2",
+        role: "assistant",
+        content: "the real one",
+        graphPath: ["cube_data_analyst_agent", "tools"],
+      },
+      { id: "3", role: "assistant", content: "", graphPath: ["cube_data_analyst_agent"] },
+      { id: "4", role: "user", content: "later user text" },
+      { id: "5", role: "assistant", content: "deep", graphPath: ["final", "x", "y"] },
+      { id: "6", role: "assistant", content: null },
+    ]);
+    expect(finalAnswer(messages)).toBe("deep");
+    expect(finalAnswer(messages.filter((m) => m.id !== "5"))).toBe("the real one");
+    expect(finalAnswer(mergeChatMessages([{ id: "u", role: "user", content: "q" }]))).toBeNull();
+    expect(finalAnswer([])).toBeNull();
+  });
+
+  it("rule 4: the conversation id comes in the message whose id is __cutoff__, in its state.chatId", () => {
+    expect(
+      conversationId(
+        mergeChatMessages([
+          { id: "m", role: "assistant", state: { chatId: "wrong" } },
+          { id: "__state__", state: { chatId: "also-wrong" } },
+          { id: "__cutoff__", sort: 0, state: { chatId: "c-1", isStreaming: true } },
+        ]),
+      ),
+    ).toBe("c-1");
+    expect(conversationId(mergeChatMessages([{ id: "__state__", state: { chatId: "x" } }]))).toBeNull();
+    expect(conversationId(mergeChatMessages([{ id: "__cutoff__", state: null }]))).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// createAgentChat over a real loopback HTTP server
+
+const API_KEY = "ak_live_9f8e7d6c5b4a39281706";
+const SESSION = { externalId: "ana@example.com", email: "ana@example.com" };
+
+interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: Record<string, unknown>;
+}
+
+type Handler = (request: Received, response: ServerResponse, n: number) => void | Promise<void>;
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+async function startServer(handler: Handler) {
+  const received: Received[] = [];
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      // Left empty: a test asserting on json will fail on its own.
+    }
+    const request = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, json };
+    received.push(request);
+    await handler(request, res, received.length);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    chatUrl: `${base}/api/v1/public/acme/agents/42/chat/stream-chat-state`,
+    received,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function ndjsonResponse(res: ServerResponse, status = 200): void {
+  // The real service serves NDJSON as application/json (platform-api.md).
+  res.writeHead(status, { "Content-Type": "application/json" });
+}
+
+async function writeLines(res: ServerResponse, lines: object[], delayMs = 0): Promise<void> {
+  for (const line of lines) {
+    res.write(`${JSON.stringify(line)}\n`);
+    if (delayMs) await sleep(delayMs);
+  }
+}
+
+function chatFor(chatUrl: string, extra: Partial<AgentChatOptions> = {}) {
+  const delays: number[] = [];
+  const chat = createAgentChat({
+    chatUrl,
+    apiKey: API_KEY,
+    transport: fetchTransport(),
+    sessionSettings: SESSION,
+    now: () => 1718000000000,
+    retryDelaysMs: [5, 10],
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    ...extra,
+  });
+  return { chat, delays };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(PlatformError);
+    return error as PlatformError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("createAgentChat", () => {
+  it("spec 5 rule 6: the agent chat request carries Authorization: Api-Key <API_KEY>, with JSON content type and an NDJSON accept", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream());
+      res.end();
+    });
+    await chatFor(server.chatUrl).chat.ask({ input: "How many orders last month?" });
+    const [request] = server.received;
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe("/api/v1/public/acme/agents/42/chat/stream-chat-state");
+    expect(request?.headers.authorization).toBe(`Api-Key ${API_KEY}`);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers.accept).toBe("application/x-ndjson, application/json");
+  });
+
+  it("sends the chat request of spec 2.6 with a generated messageId, and no chatId for a new conversation", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream());
+      res.end();
+    });
+    const result = await chatFor(server.chatUrl).chat.ask({
+      input: "How many orders last month?",
+      sessionSettings: {
+        externalId: "  Ana@Example.com ",
+        userAttributes: [{ name: "region", value: "EU" }],
+      },
+    });
+    expect(server.received[0]?.json).toEqual({
+      input: "How many orders last month?",
+      messageId: "1718000000000-message",
+      // platform-api.md: externalId must be lowercase and trimmed.
+      sessionSettings: { externalId: "ana@example.com", userAttributes: [{ name: "region", value: "EU" }] },
+    });
+    expect(result).toMatchObject({
+      answer: "There were 1,204 orders last month.",
+      chatId: CHAT_ID,
+      messageId: "1718000000000-message",
+    });
+    expect(result.messages.map((m) => m.id)).toContain("__usage__");
+    expect(result.messages.find((m) => m.role === "user")?.content).toBe("How many orders last month?");
+  });
+
+  it("rule 4: sending that value as chatId in the next request keeps the conversation context", async () => {
+    const server = await startServer(async (req, res) => {
+      ndjsonResponse(res);
+      const chatId = typeof req.json.chatId === "string" ? req.json.chatId : "chat-new-1";
+      await writeLines(res, realStream({ chatId }));
+      res.end();
+    });
+    const { chat } = chatFor(server.chatUrl);
+    const first = await chat.ask({ input: "How many orders last month?" });
+    const second = await chat.ask({ input: "And the month before?", chatId: first.chatId ?? undefined });
+    expect(first.chatId).toBe("chat-new-1");
+    expect(server.received[1]?.json.chatId).toBe("chat-new-1");
+    expect(second.chatId).toBe("chat-new-1");
+  });
+
+  it("rule 1: requests to different agents have an identical shape; only the URL differs", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream());
+      res.end();
+    });
+    const otherAgent = server.chatUrl.replace("/agents/42/", "/agents/77/");
+    await chatFor(server.chatUrl).chat.ask({ input: "Same question" });
+    await chatFor(otherAgent).chat.ask({ input: "Same question" });
+    const [a, b] = server.received;
+    expect(a?.path).not.toBe(b?.path);
+    expect(b?.path).toBe("/api/v1/public/acme/agents/77/chat/stream-chat-state");
+    expect(a?.body).toBe(b?.body);
+    const shape = (r: Received | undefined) => ({
+      method: r?.method,
+      authorization: r?.headers.authorization,
+      contentType: r?.headers["content-type"],
+      accept: r?.headers.accept,
+    });
+    expect(shape(a)).toEqual(shape(b));
+  });
+
+  it("delivers each merged message to onMessage while the stream is still open", async () => {
+    let ended = false;
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream(), 25);
+      ended = true;
+      res.end();
+    });
+    const seen: { id: string; content: string | null | undefined; total: number; ended: boolean }[] = [];
+    const progress: ChatProgress[] = [];
+    const result = await chatFor(server.chatUrl).chat.ask(
+      { input: "How many orders last month?" },
+      {
+        onMessage: (m, all) => seen.push({ id: m.id, content: m.content, total: all.length, ended }),
+        onProgress: (p) => progress.push(p),
+      },
+    );
+    expect(seen).toHaveLength(10);
+    expect(seen[0]).toMatchObject({ id: "__cutoff__", total: 1, ended: false });
+    expect(seen.filter((s) => s.id === "m-3").map((s) => s.content)).toEqual([
+      "There were ",
+      "There were 1,204 orders ",
+      "There were 1,204 orders last month.",
+    ]);
+    expect(seen.filter((s) => s.ended)).toHaveLength(0);
+    expect(result.answer).toBe("There were 1,204 orders last month.");
+    expect(progress.map((p) => p.type)).toEqual(["connecting", "streaming", "tool", "answering"]);
+    expect(progress[2]).toMatchObject({ type: "tool", name: "load_data", messageId: "m-2" });
+  });
+
+  it("returns the thread for a chatId without input", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream({ chatId: "c-old" }));
+      res.end();
+    });
+    const result = await chatFor(server.chatUrl).chat.ask({ chatId: "c-old" });
+    expect(server.received[0]?.json).not.toHaveProperty("input");
+    expect(server.received[0]?.json.chatId).toBe("c-old");
+    expect(result.chatId).toBe("c-old");
+    expect(result.messages.length).toBeGreaterThan(0);
+  });
+
+  it("rejects an error line mid-stream with kind stream, the service's text without the key, and what to do", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream().slice(0, 3));
+      await writeLines(res, [{ error: `Model quota exceeded for key ${API_KEY}` }]);
+      await writeLines(res, realStream().slice(3));
+      res.end();
+    });
+    const seen: string[] = [];
+    const error = await rejection(
+      chatFor(server.chatUrl).chat.ask({ input: "q" }, { onMessage: (m) => seen.push(m.id) }),
+    );
+    expect(error.kind).toBe("stream");
+    expect(error.message).toContain("Model quota exceeded");
+    expect(error.message).toMatch(/Ask again/);
+    expect(error.message).not.toContain(API_KEY);
+    expect(error.serviceMessage).not.toContain(API_KEY);
+    expect(seen).toEqual(["__cutoff__", MESSAGE_ID, "m-1"]);
+  });
+
+  it("resumes once after __suspended__ with the same chatId, input and messageId", async () => {
+    const server = await startServer(async (req, res, n) => {
+      ndjsonResponse(res);
+      if (n === 1) {
+        await writeLines(res, [
+          ...realStream({ chatId: "c-9" }).slice(0, 6),
+          {
+            id: "__suspended__",
+            type: "suspend",
+            code: "chat_suspended",
+            retryable: true,
+            messageId: req.json.messageId,
+            error: "Server restarting",
+          },
+          { id: "__usage__", type: "usage", usage: {} },
+        ]);
+      } else if (req.json.messageId === MESSAGE_ID && req.json.chatId === "c-9" && req.json.input === "q") {
+        // A re-subscribed run replays its messages from the start.
+        await writeLines(res, realStream({ chatId: "c-9" }));
+      } else {
+        await writeLines(res, [{ error: "resumed with a different request" }]);
+      }
+      res.end();
+    });
+    const progress: ChatProgress[] = [];
+    const result = await chatFor(server.chatUrl).chat.ask(
+      { input: "q", messageId: MESSAGE_ID },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(server.received).toHaveLength(2);
+    expect(server.received[0]?.json).not.toHaveProperty("chatId");
+    expect(result.answer).toBe("There were 1,204 orders last month.");
+    expect(result.chatId).toBe("c-9");
+    expect(progress).toContainEqual({ type: "resuming", chatId: "c-9" });
+  });
+
+  it("rejects a second __suspended__ with kind stream and does not ask a third time", async () => {
+    const server = await startServer(async (req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, [
+        { id: "__cutoff__", sort: 0, state: { chatId: "c-9" } },
+        {
+          id: "__suspended__",
+          type: "suspend",
+          retryable: true,
+          messageId: req.json.messageId,
+          error: "restart",
+        },
+      ]);
+      res.end();
+    });
+    const error = await rejection(chatFor(server.chatUrl).chat.ask({ input: "q" }));
+    expect(error.kind).toBe("stream");
+    expect(error.message).toMatch(/interrupted/);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("rejects with kind aborted when the stream ends with __aborted__", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, [
+        ...realStream().slice(0, 6),
+        { id: "__aborted__", type: "abort", code: "chat_aborted" },
+        { id: "__usage__", type: "usage", usage: {} },
+      ]);
+      res.end();
+    });
+    const seen: MergedChatMessage[] = [];
+    const error = await rejection(
+      chatFor(server.chatUrl).chat.ask(
+        { input: "q" },
+        { onMessage: (_m, all) => seen.splice(0, Infinity, ...all) },
+      ),
+    );
+    expect(error.kind).toBe("aborted");
+    // The partial answer reached the caller before the rejection.
+    expect(finalAnswer(seen)).toBe("There were ");
+  });
+
+  it("stops reading and rejects with kind aborted when the caller's signal aborts", async () => {
+    let serverSawClose = false;
+    const server = await startServer(async (_req, res) => {
+      res.on("close", () => {
+        serverSawClose = true;
+      });
+      ndjsonResponse(res);
+      await writeLines(res, realStream().slice(0, 3));
+      // Then hang, as a long-running answer does.
+    });
+    const controller = new AbortController();
+    const started = Date.now();
+    const error = await rejection(
+      chatFor(server.chatUrl).chat.ask(
+        { input: "q" },
+        {
+          signal: controller.signal,
+          onMessage: (m) => {
+            if (m.id === "m-1") controller.abort();
+          },
+        },
+      ),
+    );
+    expect(error.kind).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect.poll(() => serverSawClose).toBe(true);
+  });
+
+  it("does not send anything when the signal is already aborted", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    const error = await rejection(
+      chatFor(server.chatUrl).chat.ask({ input: "q" }, { signal: AbortSignal.abort() }),
+    );
+    expect(error.kind).toBe("aborted");
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("refuses an insecure chat URL before any request is sent", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    let calls = 0;
+    const counting: Transport = (request) => {
+      calls += 1;
+      return fetchTransport()(request);
+    };
+    const insecure = server.chatUrl.replace("127.0.0.1", "reporting.example.com");
+    const { chat } = chatFor(insecure, { transport: counting });
+    const askError = await rejection(chat.ask({ input: "q" }));
+    const abortError = await rejection(chat.abort("c-1"));
+    expect(askError.kind).toBe("insecure-url");
+    expect(askError.message).toMatch(/https/);
+    expect(abortError.kind).toBe("insecure-url");
+    expect(calls).toBe(0);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("refuses a chat URL whose path does not end in /chat/stream-chat-state", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    const error = await rejection(chatFor(`${server.base}/api/v1/agents/42/chat`).chat.ask({ input: "q" }));
+    expect(error.message).toContain("/chat/stream-chat-state");
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("refuses a request without sessionSettings or without input and chatId, before sending", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    const noSettings = createAgentChat({
+      chatUrl: server.chatUrl,
+      apiKey: API_KEY,
+      transport: fetchTransport(),
+    });
+    expect((await rejection(noSettings.ask({ input: "q" }))).kind).toBe("bad-request");
+    expect((await rejection(chatFor(server.chatUrl).chat.ask({}))).kind).toBe("bad-request");
+    expect((await rejection(chatFor(server.chatUrl).chat.ask({ input: "q", messageId: "abc" }))).kind).toBe(
+      "bad-request",
+    );
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("refuses to send without an API key", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    const error = await rejection(chatFor(server.chatUrl, { apiKey: " " }).chat.ask({ input: "q" }));
+    expect(error.kind).toBe("unauthorized");
+    expect(error.message).toContain("Settings");
+    expect(server.received).toHaveLength(0);
+  });
+
+  it.each([
+    [401, "unauthorized", /agent API key was refused \(401\)/],
+    [403, "forbidden", /not allowed to ask the agent \(403\)/],
+  ] as const)("maps %i to kind %s, without the key in the message", async (status, kind, text) => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ message: `Key ${API_KEY} has no access to agent 42` }));
+    });
+    const error = await rejection(chatFor(server.chatUrl).chat.ask({ input: "q" }));
+    expect(error.kind).toBe(kind);
+    expect(error.status).toBe(status);
+    expect(error.message).toMatch(text);
+    expect(error.message).toContain("has no access to agent 42");
+    expect(error.message).not.toContain(API_KEY);
+    expect(JSON.stringify(error.toJSON())).not.toContain(API_KEY);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("retries 503 and 429 with the same messageId, then streams", async () => {
+    const server = await startServer(async (_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(503);
+        res.end("Service Unavailable");
+      } else if (n === 2) {
+        res.writeHead(429, { "Retry-After": "0" });
+        res.end("{}");
+      } else {
+        ndjsonResponse(res);
+        await writeLines(res, realStream());
+        res.end();
+      }
+    });
+    const { chat, delays } = chatFor(server.chatUrl);
+    const result = await chat.ask({ input: "q" });
+    expect(result.answer).toBe("There were 1,204 orders last month.");
+    expect(server.received).toHaveLength(3);
+    expect(new Set(server.received.map((r) => r.json.messageId))).toEqual(new Set([MESSAGE_ID]));
+    expect(delays).toEqual([5, 10]);
+  });
+
+  it("gives up after 2 retries, and does not retry a 400", async () => {
+    const failing = await startServer((_req, res) => {
+      res.writeHead(502);
+      res.end("<html><body>Bad gateway</body></html>");
+    });
+    const error = await rejection(chatFor(failing.chatUrl).chat.ask({ input: "q" }));
+    expect(error.kind).toBe("server");
+    expect(error.message).toContain("Bad gateway");
+    expect(failing.received).toHaveLength(3);
+
+    const refusing = await startServer((_req, res) => {
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: "userAttributes.region is not configured" }));
+    });
+    const badRequest = await rejection(chatFor(refusing.chatUrl).chat.ask({ input: "q" }));
+    expect(badRequest.kind).toBe("bad-request");
+    expect(badRequest.message).toContain("userAttributes.region is not configured");
+    expect(refusing.received).toHaveLength(1);
+  });
+
+  it("does not retry once the stream has started, and reports a broken connection as network", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream().slice(0, 3));
+      await sleep(20);
+      res.destroy();
+    });
+    const error = await rejection(chatFor(server.chatUrl).chat.ask({ input: "q" }));
+    expect(error.kind).toBe("network");
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("reports an unreachable service as kind network after retrying, without the key", async () => {
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
+    const deadUrl = server.chatUrl;
+    const server0 = servers.pop() as Server;
+    server0.closeAllConnections();
+    await new Promise<void>((resolve) => server0.close(() => resolve()));
+    const { chat, delays } = chatFor(deadUrl);
+    const error = await rejection(chat.ask({ input: "q" }));
+    expect(error.kind).toBe("network");
+    expect(error.message).toContain("127.0.0.1");
+    expect(error.message).not.toContain(API_KEY);
+    expect(delays).toHaveLength(2);
+  });
+
+  it("reports a 200 that is not NDJSON (a proxy's HTML page) as invalid-response", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end("<html>\n<body>Sign in to continue</body>\n</html>\n");
+    });
+    const error = await rejection(chatFor(server.chatUrl).chat.ask({ input: "q" }));
+    expect(error.kind).toBe("invalid-response");
+  });
+
+  it("reads a body given whole as text (an Apps Script transport)", async () => {
+    const text = realStream()
+      .map((l) => JSON.stringify(l))
+      .join("\r\n");
+    const transport: Transport = async () => ({ status: 200, headers: {}, body: text });
+    const chat = createAgentChat({
+      chatUrl: "https://ai.eu.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state",
+      apiKey: API_KEY,
+      transport,
+      sessionSettings: SESSION,
+    });
+    const result = await chat.ask({ input: "q" });
+    expect(result.answer).toBe("There were 1,204 orders last month.");
+    expect(result.messageId).toMatch(/^\d{13,}-message$/);
+  });
+});
+
+describe("AgentChat.abort", () => {
+  it("POSTs {chatId, sessionSettings} to /chat/abort with the Api-Key header and resolves true on 204", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    expect(await chatFor(server.chatUrl).chat.abort("c-1")).toBe(true);
+    const [request] = server.received;
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe("/api/v1/public/acme/agents/42/chat/abort");
+    expect(request?.headers.authorization).toBe(`Api-Key ${API_KEY}`);
+    expect(request?.json).toEqual({ chatId: "c-1", sessionSettings: SESSION });
+  });
+
+  it.each([
+    [404, "not-found"],
+    [403, "forbidden"],
+  ] as const)("rejects %i with kind %s", async (status, kind) => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: `chat c-1 not yours (${API_KEY})` }));
+    });
+    const error = await rejection(chatFor(server.chatUrl).chat.abort("c-1"));
+    expect(error.kind).toBe(kind);
+    expect(error.message).not.toContain(API_KEY);
+  });
+});

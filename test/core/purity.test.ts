@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// design.md: the core runs unchanged in a browser, in Node and in Apps Script's V8.
+const dir = join(import.meta.dirname, "../../src/core");
+const files = readdirSync(dir).filter((f) => f.endsWith(".ts"));
+
+describe("the core is pure TypeScript", () => {
+  it.each(files)("%s imports only the core and zod", (file) => {
+    const text = readFileSync(join(dir, file), "utf8");
+    const imports = [...text.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1]);
+    for (const spec of imports) expect(spec === "zod" || spec!.startsWith("./")).toBe(true);
+  });
+
+  it.each(files)("%s uses no DOM, Office, Apps Script or Node globals", (file) => {
+    const code = readFileSync(join(dir, file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "");
+    for (const global of [
+      "window",
+      "document",
+      "Office",
+      "Excel",
+      "google",
+      "SpreadsheetApp",
+      "UrlFetchApp",
+      "process",
+      "require",
+    ]) {
+      expect(code, `${file} uses ${global}`).not.toMatch(new RegExp(`\\b${global}\\s*[.(]`));
+    }
+  });
+});
