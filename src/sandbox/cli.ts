@@ -1,0 +1,143 @@
+/**
+ * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet]`
+ *
+ * Prints exactly one line on stdout when ready: the base URL (`http://127.0.0.1:<port>`). Everything
+ * else goes to stderr. Exit status 2 for bad arguments or a bad seed file (the message names the
+ * bad field); Ctrl-C or SIGTERM stops it cleanly (status 0).
+ */
+import { readFileSync } from "node:fs";
+import {
+  DEMO_AGENT_KEY,
+  DEMO_AGENTS,
+  DEMO_API_KEY,
+  DEMO_SCIM_TOKEN,
+  DEMO_SCOPED_KEY,
+  demoSeed,
+} from "./demo.js";
+import { DEMO_WORKBOOK } from "./demo-workbook.js";
+import { parseSeed, type Seed, SeedError } from "./seed.js";
+import { DEFAULT_CHAT_DELAY_MS, startSandbox } from "./server.js";
+
+const USAGE =
+  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet]\n" +
+  "  --port 0 (the default) takes a free port; without --seed the built-in demo data is served.";
+
+interface Args {
+  port: number;
+  seedFile: string | null;
+  chatDelayMs: number;
+  quiet: boolean;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function readArgs(argv: string[]): Args {
+  const args: Args = { port: 0, seedFile: null, chatDelayMs: DEFAULT_CHAT_DELAY_MS, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) fail(`${name} needs a value.\n${USAGE}`);
+      return v;
+    };
+    const count = (text: string, max: number) => {
+      if (!/^\d+$/.test(text) || Number(text) > max)
+        fail(`${name} must be a whole number from 0 to ${max} (got "${text}").\n${USAGE}`);
+      return Number(text);
+    };
+    switch (name) {
+      case "--port":
+        args.port = count(value(), 65535);
+        break;
+      case "--seed":
+        args.seedFile = value();
+        break;
+      case "--chat-delay-ms":
+        args.chatDelayMs = count(value(), 60_000);
+        break;
+      case "--quiet":
+        args.quiet = true;
+        break;
+      case "--help":
+      case "-h":
+        process.stderr.write(`${USAGE}\n`);
+        process.exit(0);
+        break;
+      default:
+        fail(`Unknown argument "${arg}".\n${USAGE}`);
+    }
+  }
+  return args;
+}
+
+function loadSeed(file: string): Seed {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    fail(`Cannot read the seed file ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return parseSeed(text);
+  } catch (e) {
+    if (e instanceof SeedError) fail(`${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = readArgs(process.argv.slice(2));
+  const seed = args.seedFile ? loadSeed(args.seedFile) : demoSeed();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: args.port,
+      host: "127.0.0.1",
+      seed,
+      chatDelayMs: args.chatDelayMs,
+      ...(args.quiet ? {} : { log }),
+    });
+  } catch (e) {
+    process.stderr.write(`Cannot start the sandbox on port ${args.port}: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  // Handlers first: a caller may stop us as soon as it reads the URL line.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.stdout.write(`${sandbox.url}\n`);
+  if (!args.quiet) {
+    log(
+      `Reporting Platform sandbox: ${seed.deployments.length} deployments, ${seed.reports.length} reports` +
+        (args.seedFile ? ` from ${args.seedFile}` : " (built-in demo data)"),
+    );
+    if (!args.seedFile) {
+      log(`  demo workbook: "${DEMO_WORKBOOK.name}" (externalWorkbookId ${DEMO_WORKBOOK.id})`);
+      log(`  API key (all deployments): ${DEMO_API_KEY}`);
+      log(`  API key (deployment 1 only): ${DEMO_SCOPED_KEY}`);
+      log(`  SCIM token: ${DEMO_SCIM_TOKEN}`);
+      log(`  agent API key (both agents): ${DEMO_AGENT_KEY}`);
+      for (const a of DEMO_AGENTS) {
+        log(`  agent ${a.id}: ${sandbox.url}/api/v1/public/sandbox/agents/${a.id}/chat/stream-chat-state`);
+      }
+    }
+    log("Ctrl-C stops it.");
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

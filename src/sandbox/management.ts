@@ -1,0 +1,178 @@
+/**
+ * The management API the add-in uses: deployments, reports (list, get) and the disconnect of spec
+ * 4.1. The matching rules are the core's (`applyDisconnect`); this file only serves them.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { applyDisconnect, placementsOf } from "../core/placements.js";
+import { DisconnectInputSchema, type Report } from "../core/schema.js";
+import { describeZodIssues, HttpError, readJsonBody, sendJson } from "./respond.js";
+import type { SandboxState } from "./state.js";
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+/** A path segment that must be a whole number (deploymentId, reportId). */
+export function pathId(text: string, name: string): number {
+  if (!/^\d{1,15}$/.test(text)) throw new HttpError(400, `${name} must be a whole number (got "${text}").`);
+  return Number(text);
+}
+
+export function listDeployments(state: SandboxState, req: IncomingMessage, res: ServerResponse): void {
+  const token = state.authorizeManagement(req);
+  sendJson(res, 200, { items: state.deploymentsFor(token) });
+}
+
+function requireDeployment(state: SandboxState, req: IncomingMessage, deploymentId: number): void {
+  state.authorizeManagement(req, deploymentId);
+  if (!state.deployments.has(deploymentId)) throw new HttpError(404, `No deployment ${deploymentId}.`);
+}
+
+function requireReport(state: SandboxState, deploymentId: number, reportId: number): Report {
+  const report = state.reports.get(reportId);
+  if (!report || report.deploymentId !== deploymentId) {
+    throw new HttpError(404, `No report ${reportId} in deployment ${deploymentId}.`);
+  }
+  return report;
+}
+
+type SortBy = "id" | "name" | "createdAt" | "updatedAt" | "lastViewedAt";
+const SORTS: readonly SortBy[] = ["name", "createdAt", "updatedAt", "lastViewedAt"];
+
+/** The value a report is sorted on; `lastViewedAt` is not tracked and sorts like `updatedAt`. */
+function sortKey(report: Report, by: SortBy): string | number {
+  switch (by) {
+    case "id":
+      return report.id;
+    case "name":
+      return report.name.toLowerCase();
+    case "createdAt":
+      return Date.parse(report.createdAt);
+    default:
+      return Date.parse(report.updatedAt);
+  }
+}
+
+function compare(a: [string | number, number], b: [string | number, number]): number {
+  if (a[0] < b[0]) return -1;
+  if (a[0] > b[0]) return 1;
+  return a[1] - b[1];
+}
+
+interface Cursor {
+  k: string | number;
+  id: number;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString("base64url");
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
+    if ((typeof c.k === "string" || typeof c.k === "number") && Number.isInteger(c.id)) return c;
+  } catch {
+    // Falls through to the 400.
+  }
+  throw new HttpError(400, "after is not a cursor this service gave out.");
+}
+
+function intParam(params: URLSearchParams, name: string): number | undefined {
+  const text = params.get(name);
+  if (text === null || text === "") return undefined;
+  if (!/^-?\d{1,15}$/.test(text)) throw new HttpError(400, `${name} must be a whole number (got "${text}").`);
+  return Number(text);
+}
+
+/**
+ * GET /deployments/{id}/reports: filters `externalWorkbookId` (a report is listed when any of its
+ * placements is in that workbook), `search` (case-insensitive, part of the name), `folderId`,
+ * `workbookId`; order `sortBy` + `sortDirection` (default: by id, ascending); cursor paging
+ * `first` (default 50, at most 100: larger values read as 100) and `after`. The cursor holds the
+ * sort value and id of the last item, so paging stays exact when reports leave the filter.
+ */
+export function listReports(
+  state: SandboxState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  deploymentId: number,
+  params: URLSearchParams,
+): void {
+  requireDeployment(state, req, deploymentId);
+  const first = intParam(params, "first") ?? DEFAULT_PAGE_SIZE;
+  if (first < 1) throw new HttpError(400, `first must be at least 1 (got ${first}).`);
+  const pageSize = Math.min(first, MAX_PAGE_SIZE);
+  const sortParam = params.get("sortBy");
+  if (sortParam && !SORTS.includes(sortParam as SortBy)) {
+    throw new HttpError(400, `sortBy must be one of ${SORTS.join(", ")} (got "${sortParam}").`);
+  }
+  const sortBy: SortBy = (sortParam as SortBy | null) || "id";
+  const direction = (params.get("sortDirection") || "ASC").toUpperCase();
+  if (direction !== "ASC" && direction !== "DESC") {
+    throw new HttpError(400, `sortDirection must be ASC or DESC (got "${params.get("sortDirection")}").`);
+  }
+  const sign = direction === "ASC" ? 1 : -1;
+  const after = params.get("after");
+  const cursor = after ? decodeCursor(after) : null;
+  const workbook = params.get("externalWorkbookId");
+  const search = params.get("search")?.trim().toLowerCase();
+  const folderId = intParam(params, "folderId");
+  const workbookId = intParam(params, "workbookId");
+
+  const matching = [...state.reports.values()]
+    .filter((r) => r.deploymentId === deploymentId)
+    .filter((r) => !workbook || placementsOf(r).some((p) => p.workbookId === workbook))
+    .filter((r) => !search || r.name.toLowerCase().includes(search))
+    .filter((r) => folderId === undefined || r.folderId === folderId)
+    .filter((r) => workbookId === undefined || r.workbookId === workbookId)
+    .map((r) => ({ report: r, key: [sortKey(r, sortBy), r.id] as [string | number, number] }))
+    .sort((a, b) => sign * compare(a.key, b.key))
+    .filter((e) => !cursor || sign * compare(e.key, [cursor.k, cursor.id]) > 0);
+
+  const page = matching.slice(0, pageSize);
+  const last = page.at(-1);
+  sendJson(res, 200, {
+    items: page.map((e) => e.report),
+    pageInfo: {
+      hasNextPage: matching.length > page.length,
+      endCursor: last ? encodeCursor({ k: last.key[0], id: last.report.id }) : null,
+    },
+  });
+}
+
+export function getReport(
+  state: SandboxState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  deploymentId: number,
+  reportId: number,
+): void {
+  requireDeployment(state, req, deploymentId);
+  sendJson(res, 200, requireReport(state, deploymentId, reportId));
+}
+
+/**
+ * DELETE connect-workbook (spec 4.1). The body is optional: empty means `{}`, which addresses
+ * nothing (200, unchanged). Fields of the wrong type answer 400; unknown fields are ignored.
+ * Everything is checked before the one synchronous change, so an error changes nothing.
+ */
+export async function disconnect(
+  state: SandboxState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  deploymentId: number,
+  reportId: number,
+): Promise<void> {
+  requireDeployment(state, req, deploymentId);
+  requireReport(state, deploymentId, reportId);
+  const body = await readJsonBody(req);
+  const parsed = DisconnectInputSchema.safeParse(body ?? {});
+  if (!parsed.success) {
+    throw new HttpError(400, `Invalid disconnect input: ${describeZodIssues(parsed.error.issues)}`);
+  }
+  // Read again after the body arrived: other requests may have changed the report meanwhile.
+  const current = requireReport(state, deploymentId, reportId);
+  const outcome = applyDisconnect(current, parsed.data);
+  if (outcome.removed) state.reports.set(reportId, outcome.report);
+  sendJson(res, 200, outcome.report);
+}

@@ -1,0 +1,132 @@
+/**
+ * The HTTP edges the sandbox's endpoints share: errors as `{"message": ...}`, JSON answers, request
+ * bodies with a size limit, and the `Authorization` header.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** Bodies larger than this answer 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** A body is read (and dropped) up to this size before a 413, so the client can read the answer. */
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** An error answer: status, `{"message"}` and any extra JSON fields or headers. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  constructor(
+    status: number,
+    message: string,
+    options: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.body = { ...options.body, message };
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Retry-After",
+};
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(text)),
+    "Cache-Control": "no-store",
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: HttpError): void {
+  sendJson(res, error.status, error.body, error.headers);
+}
+
+/** The whole request body as text; 413 past `MAX_BODY_BYTES`. */
+export function readBodyText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
+      reject(tooLarge(true));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // Keep reading (and dropping) so the client gets to read the 413.
+        over = true;
+        chunks.length = 0;
+        if (size > DRAIN_LIMIT_BYTES) {
+          req.destroy();
+          reject(tooLarge(true));
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (over) reject(tooLarge(false));
+      else resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", reject);
+  });
+}
+
+function tooLarge(close: boolean): HttpError {
+  return new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MB).`, {
+    headers: close ? { Connection: "close" } : {},
+  });
+}
+
+/**
+ * A JSON body: `undefined` when the body is empty (or only white space), else the parsed value.
+ * Text that is not JSON answers 400.
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readBodyText(req);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.");
+  }
+}
+
+export interface Credential {
+  /** The scheme as sent, lower-cased: "bearer", "api-key". */
+  scheme: string;
+  token: string;
+}
+
+/**
+ * The `Authorization` header as scheme + token; null when missing. A header that is not exactly
+ * `<scheme> <token>` answers 401 (malformed credential, spec 5 rule 7).
+ */
+export function readAuthorization(req: IncomingMessage): Credential | null {
+  const header = req.headers.authorization;
+  if (header === undefined) return null;
+  const m = /^\s*([A-Za-z][A-Za-z0-9-]*) +(\S+)\s*$/.exec(header);
+  if (!m) throw new HttpError(401, "The Authorization header is malformed: send `<scheme> <token>`.");
+  return { scheme: m[1]!.toLowerCase(), token: m[2]! };
+}
+
+/** A 400 naming the first bad field of a zod error ("sessionSettings.externalId: ..."). */
+export function describeZodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.map(String).join(".") : "body"}: ${i.message}`)
+    .join("; ");
+}

@@ -1,0 +1,158 @@
+/**
+ * The seed file: everything the sandbox serves, as one JSON document, checked on load. Reports are
+ * checked with the core's strict `ReportSchema` (spec 2.1 to the letter); the rest of the shape is
+ * the sandbox's own (README: "Seed format"). Unknown top-level fields are refused so that a typo
+ * ("deployment" for "deployments") is named instead of silently ignored.
+ */
+import { z } from "zod";
+import { placementsOf } from "../core/placements.js";
+import { ReportSchema } from "../core/schema.js";
+
+const DeploymentSeed = z.strictObject({ id: z.number().int(), name: z.string().min(1) });
+
+const UserSeed = z.strictObject({
+  id: z.number().int(),
+  email: z.string().min(1),
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+  picture: z.string().nullable().optional(),
+  /** SCIM `active`; true unless set. */
+  active: z.boolean().optional(),
+});
+
+const ApiKeySeed = z.strictObject({
+  key: z.string().min(1),
+  /** "all" (unscoped) or the ids of the deployments the key is scoped to (spec 5 rule 4). */
+  deployments: z.union([z.literal("all"), z.array(z.number().int())]),
+});
+
+const AgentSeed = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]+$/, "agent id must be letters, digits, - or _"),
+  deploymentId: z.number().int(),
+  name: z.string().min(1),
+  /** The API keys that have access to this agent (spec 4.2 rule 6). */
+  apiKeys: z.array(z.string().min(1)),
+});
+
+export const SeedSchema = z
+  .strictObject({
+    deployments: z.array(DeploymentSeed),
+    users: z.array(UserSeed).default([]),
+    apiKeys: z.array(ApiKeySeed).default([]),
+    scimTokens: z.array(z.string().min(1)).default([]),
+    reports: z.array(ReportSchema).default([]),
+    agents: z.array(AgentSeed).default([]),
+  })
+  .superRefine((seed, ctx) => {
+    const deploymentIds = new Set<number>();
+    seed.deployments.forEach((d, i) => {
+      if (deploymentIds.has(d.id)) {
+        ctx.addIssue({ code: "custom", path: ["deployments", i, "id"], message: `duplicate id ${d.id}` });
+      }
+      deploymentIds.add(d.id);
+    });
+    const known = (id: number) => deploymentIds.has(id);
+    seed.apiKeys.forEach((k, i) => {
+      if (k.deployments === "all") return;
+      k.deployments.forEach((id, j) => {
+        if (!known(id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["apiKeys", i, "deployments", j],
+            message: `no deployment has id ${id}`,
+          });
+        }
+      });
+    });
+    const reportIds = new Set<number>();
+    seed.reports.forEach((r, i) => {
+      if (reportIds.has(r.id)) {
+        ctx.addIssue({ code: "custom", path: ["reports", i, "id"], message: `duplicate report id ${r.id}` });
+      }
+      reportIds.add(r.id);
+      if (!known(r.deploymentId)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["reports", i, "deploymentId"],
+          message: `no deployment has id ${r.deploymentId}`,
+        });
+      }
+      const placementIds = new Set<string>();
+      placementsOf(r).forEach((p, j) => {
+        if (!p.id) return;
+        if (placementIds.has(p.id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["reports", i, "externalWorkbookPlacements", j, "id"],
+            message: `duplicate placement id "${p.id}" in one report`,
+          });
+        }
+        placementIds.add(p.id);
+      });
+    });
+    const agentIds = new Set<string>();
+    seed.agents.forEach((a, i) => {
+      if (agentIds.has(a.id)) {
+        ctx.addIssue({ code: "custom", path: ["agents", i, "id"], message: `duplicate agent id "${a.id}"` });
+      }
+      agentIds.add(a.id);
+      if (!known(a.deploymentId)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["agents", i, "deploymentId"],
+          message: `no deployment has id ${a.deploymentId}`,
+        });
+      }
+    });
+  });
+
+/** A checked seed (defaults filled in). */
+export type Seed = z.output<typeof SeedSchema>;
+/** What a seed file may hold (optional lists may be left out). */
+export type SeedInput = z.input<typeof SeedSchema>;
+
+export class SeedError extends Error {
+  override readonly name = "SeedError";
+  /** The path of the first bad field, as `reports[3].publicId`, or "" for the whole document. */
+  readonly field: string;
+  constructor(message: string, field: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/** `["reports", 3, "publicId"]` -> `reports[3].publicId`. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/**
+ * Checks a seed: a parsed JSON value, or JSON text. Throws a `SeedError` whose message names the
+ * bad field ("reports[3].publicId: ...").
+ */
+export function parseSeed(json: unknown): Seed {
+  let value = json;
+  if (typeof json === "string") {
+    try {
+      value = JSON.parse(json);
+    } catch (e) {
+      throw new SeedError(`The seed is not valid JSON: ${(e as Error).message}`, "");
+    }
+  }
+  const result = SeedSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 5).map((issue) => {
+    // An unknown key is reported on its parent object: name the key itself.
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+    const field = formatFieldPath(path);
+    return { field, text: `${field || "(the whole seed)"}: ${issue.message}` };
+  });
+  const more =
+    result.error.issues.length > issues.length ? ` (and ${result.error.issues.length - 5} more)` : "";
+  throw new SeedError(`Invalid seed: ${issues.map((i) => i.text).join("; ")}${more}`, issues[0]?.field ?? "");
+}

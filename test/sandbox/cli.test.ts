@@ -1,0 +1,124 @@
+/** `npm run sandbox`: the URL line, the demo data, bad seeds and clean stops, by running the real CLI. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
+import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
+import { call, makeReport, seedWith } from "./fixtures.js";
+import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "./spawn-sandbox.js";
+
+const URL_LINE = /^http:\/\/127\.0\.0\.1:\d+\n$/;
+
+describe("the command line", () => {
+  it("prints exactly one line on stdout, the base URL, and stops cleanly on SIGTERM and SIGINT", async () => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const run = await runSandboxCli(["--port", "0"], { until: (out) => out.includes("\n"), signal });
+      expect(run.stdout).toMatch(URL_LINE);
+      expect(run.code).toBe(0);
+    }
+  });
+
+  it("a bad seed file exits with status 2 and a message naming the bad field", async () => {
+    const good = seedWith([makeReport(1, [])]);
+    const cases: [unknown, RegExp][] = [
+      [{ ...good, reports: [makeReport(1, [], { publicId: "short" })] }, /reports\[0\]\.publicId/],
+      ["{ not json", /not valid JSON/],
+    ];
+    await Promise.all(
+      cases.map(async ([seed, pattern]) => {
+        const file = writeSeedFile(seed);
+        try {
+          const run = await runSandboxCli(["--port", "0", "--seed", file.file]);
+          expect(run.code).toBe(2);
+          expect(run.stdout).toBe("");
+          expect(run.stderr).toMatch(pattern);
+        } finally {
+          file.remove();
+        }
+      }),
+    );
+  });
+
+  it("a seed file that cannot be read exits with status 2", async () => {
+    const missing = await runSandboxCli(["--seed", "/nonexistent/seed.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read the seed file/);
+  });
+
+  it("bad arguments exit with status 2", async () => {
+    const cases = [["--port", "abc"], ["--colour"]];
+    const runs = await Promise.all(cases.map((args) => runSandboxCli(args)));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]!.join(" ")).toBe(2);
+      expect(run.stdout).toBe("");
+    });
+  });
+});
+
+describe("the built-in demo data (no --seed)", () => {
+  let sandbox: SpawnedSandbox;
+  beforeAll(async () => {
+    sandbox = await spawnSandbox(undefined, { chatDelayMs: 40 });
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it("serves two deployments, an unscoped and a scoped key", async () => {
+    const all = await call(sandbox.url, "/api/v1/deployments", { auth: `Bearer ${DEMO_API_KEY}` });
+    expect(all.json.items.map((d: { name: string }) => d.name)).toEqual(["Production", "Staging"]);
+    const scoped = await call(sandbox.url, "/api/v1/deployments/2/reports", {
+      auth: `Bearer ${DEMO_SCOPED_KEY}`,
+    });
+    expect(scoped.status).toBe(403);
+  });
+
+  it("lists the demo workbook's reports and the other workbook's", async () => {
+    const auth = `Bearer ${DEMO_API_KEY}`;
+    const demo = await call(
+      sandbox.url,
+      `/api/v1/deployments/1/reports?externalWorkbookId=${DEMO_WORKBOOK.id}`,
+      { auth },
+    );
+    expect(demo.json.items.length).toBeGreaterThanOrEqual(10);
+    const other = await call(
+      sandbox.url,
+      `/api/v1/deployments/1/reports?externalWorkbookId=${OTHER_WORKBOOK.id}`,
+      {
+        auth,
+      },
+    );
+    expect(other.json.items.map((r: { name: string }) => r.name)).toEqual(["Revenue by Region"]);
+  });
+
+  it("serves SCIM users over more than one page", async () => {
+    const page = await call(sandbox.url, "/api/scim/v2/Users?count=2", {
+      auth: `Api-Key ${DEMO_SCIM_TOKEN}`,
+    });
+    expect(page.json.totalResults).toBeGreaterThanOrEqual(5);
+    expect(page.json.Resources).toHaveLength(2);
+  });
+
+  it("streams the agent's answer over a visible stretch of time at the default pace", async () => {
+    const res = await fetch(
+      `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
+      {
+        method: "POST",
+        headers: { Authorization: `Api-Key ${DEMO_AGENT_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ input: "Revenue by region?", sessionSettings: { externalId: "demo" } }),
+      },
+    );
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const arrivals: number[] = [];
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const chunk = decoder.decode(value, { stream: true });
+      if (chunk.includes('"isDelta":true')) arrivals.push(Date.now());
+      text += chunk;
+    }
+    expect(text.trim().split("\n").at(-1)).toContain("__usage__");
+    expect(arrivals.length).toBeGreaterThan(2);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(100);
+  });
+});
