@@ -93,7 +93,7 @@ function loadSeed(file: string): Seed {
 
 async function main(): Promise<void> {
   const args = readArgs(process.argv.slice(2));
-  const seed = args.seedFile ? loadSeed(args.seedFile) : demoSeed();
+  const seed = args.seedFile ? loadSeed(args.seedFile) : demoSeed(new Date());
   const log = (line: string) => process.stderr.write(`${line}\n`);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {

@@ -73,9 +73,11 @@ function owner(id: number): ResourceOwner {
 }
 
 const MINUTE = 60_000;
+/** The moment the demo's timestamps count back from; set by `demoSeed`. */
+let referenceMs = Date.parse(DEMO_REFERENCE_DATE);
 /** An ISO timestamp `minutes` before the demo's reference date. */
 function ago(minutes: number): string {
-  return new Date(Date.parse(DEMO_REFERENCE_DATE) - minutes * MINUTE).toISOString();
+  return new Date(referenceMs - minutes * MINUTE).toISOString();
 }
 const HOUR = 60;
 const DAY = 24 * HOUR;
@@ -438,8 +440,13 @@ function demoReports(): Report[] {
   ];
 }
 
-/** The built-in demo seed (a fresh copy each call: the sandbox mutates its state). */
-export function demoSeed(): Seed {
+/**
+ * The built-in demo seed (a fresh copy each call: the sandbox mutates its state). Timestamps count
+ * back from `reference`: the fixed `DEMO_REFERENCE_DATE` for tests, "now" for `npm start` so the
+ * pane says "3 hours ago" rather than a date years back.
+ */
+export function demoSeed(reference: string | Date = DEMO_REFERENCE_DATE): Seed {
+  referenceMs = new Date(reference).getTime();
   const input: SeedInput = {
     deployments: DEMO_DEPLOYMENTS.map((d) => ({ ...d })),
     users: USERS.map((u) => ({ ...u })),

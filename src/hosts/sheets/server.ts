@@ -1,0 +1,281 @@
+/// <reference types="google-apps-script" />
+/**
+ * The Apps Script side of the Google Sheets add-on, built to `dist/sheets/Code.js`.
+ *
+ * Every named export becomes a top-level function of the built script (the build generates one
+ * global stub per export): the simple triggers `onOpen` and `onInstall`, the menu items, and the
+ * functions the sidebar calls through `google.script.run`. Apps Script waits for none of them to
+ * settle, so each one is synchronous: the core's synchronous client over `UrlFetchApp`.
+ *
+ * The sidebar's functions answer with an `Envelope` ({ok, value} or {ok: false, error}), so a
+ * PlatformError reaches the pane with its kind and message intact (see server/envelope.ts).
+ *
+ * The API key and the other secrets stay here, in the user's properties; the sidebar only learns
+ * whether each one is set.
+ */
+import "./server/web-globals.js";
+import type { AgentAnswer } from "../../core/chat.js";
+import { createSyncPlatformClient, type SyncPlatformClient, tenantOrigin } from "../../core/client.js";
+import { PlatformError } from "../../core/errors.js";
+import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
+import {
+  mergeSettings,
+  type PublicSettings,
+  type SettingsPatch,
+  type StoredSettings,
+  toPublicSettings,
+} from "../../core/settings.js";
+import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
+import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
+import { createSyncAgentChat } from "./server/agent-chat.js";
+import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
+import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
+import { listSheets, type RangeTarget, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
+import { createUrlFetchTransport, type Destinations } from "./server/url-fetch-transport.js";
+
+export type { Envelope };
+
+const TITLE = "Reporting Platform";
+/** Sheets shows sidebars 300 px wide. */
+const SIDEBAR_WIDTH = 300;
+
+// ---------------------------------------------------------------------------------------------
+// Triggers and menu items.
+
+/**
+ * Simple trigger: adds the add-on menu. It also runs in AuthMode.NONE (before the user has
+ * authorized the add-on in this document), where properties cannot be read: it reads nothing.
+ */
+export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
+  SpreadsheetApp.getUi()
+    .createAddonMenu()
+    .addItem("Open", "showSidebar")
+    // Google Sheets has no cell context menu for add-ons: the command lives in the add-on menu.
+    .addItem("Disconnect report here", "disconnectReportHere")
+    .addToUi();
+}
+
+/** Runs when the add-on is installed from inside a document: the menu at once, without a reload. */
+export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
+  onOpen(e as GoogleAppsScript.Events.SheetsOnOpen | undefined);
+}
+
+/** Menu "Open": the task pane, one self-contained HTML file (Sidebar.html). */
+export function showSidebar(): void {
+  const html = HtmlService.createHtmlOutputFromFile("Sidebar").setTitle(TITLE).setWidth(SIDEBAR_WIDTH);
+  SpreadsheetApp.getUi().showSidebar(html);
+}
+
+/**
+ * Menu "Disconnect report here": the placement under the active cell, through the same core rules
+ * as the pane (planDisconnectAt, then the service's DELETE), and a toast with the outcome. On a
+ * cell without a placement it says so and sends nothing.
+ */
+export function disconnectReportHere(): void {
+  const toast = (message: string) => SpreadsheetApp.getActive().toast(message, TITLE, 8);
+  let settings: StoredSettings | null = null;
+  try {
+    settings = loadSettings();
+    const { client } = platformClient(settings);
+    const context = readActiveContext();
+    const placed = placedReports(
+      client.listReports(requireDeployment(settings), { externalWorkbookId: context.workbookId }),
+    );
+    const plan = planDisconnectAt(placed, context);
+    if (plan.kind === "nothing-here") {
+      toast(plan.message);
+      return;
+    }
+    const report = plan.placement.report;
+    const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
+    toast(disconnectOutcomeMessage(plan.placement, returned).message);
+  } catch (error) {
+    const known = settings;
+    toast(toPlatformError(error, () => (known ? secretsOf(known) : [])).message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sidebar's functions (google.script.run): each is one round trip for one user action.
+
+/** Where the user is: spreadsheet, sheet, cell. Polled by the sidebar while it is visible. */
+export function getActiveContext(): Envelope<ActiveContext> {
+  return respond(readActiveContext);
+}
+
+/** One refresh of the pane: the context, the sheets and this spreadsheet's reports together. */
+export function refreshPane(): Envelope<WorkbookSnapshot> {
+  return sidebarCall((settings) => {
+    const context = readActiveContext();
+    const sheets = listSheets();
+    const { client } = platformClient(settings);
+    const problems: string[] = [];
+    const reports = client.listReports(requireDeployment(settings), {
+      externalWorkbookId: context.workbookId,
+      onProblem: (p) => problems.push(p),
+    });
+    return { context, sheets, reports, problems };
+  });
+}
+
+export function selectRange(target: RangeTarget): Envelope<null> {
+  return respond(() => {
+    selectRangeIn(target);
+    return null;
+  });
+}
+
+export function getSettings(): Envelope<PublicSettings> {
+  return sidebarCall((settings) => toPublicSettings(settings));
+}
+
+/** Validates with the core's rules (HTTPS, chat URL inside the tenant) and stores; never returns a secret. */
+export function saveSettings(patch: SettingsPatch): Envelope<PublicSettings> {
+  return sidebarCall((settings) => {
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
+      throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
+    }
+    const next = mergeSettings(settings, patch);
+    storeSettings(next);
+    return toPublicSettings(next);
+  });
+}
+
+export function listDeployments(): Envelope<Deployment[]> {
+  return sidebarCall((settings) => platformClient(settings).client.listDeployments());
+}
+
+/** Spec 4.1: removes the one placement `input` addresses; answers the report as it stands after. */
+export function disconnectPlacement(
+  deploymentId: number,
+  reportId: number,
+  input: DisconnectInput,
+): Envelope<Report> {
+  return sidebarCall((settings) =>
+    platformClient(settings).client.disconnectReportFromWorkbook(deploymentId, reportId, input),
+  );
+}
+
+export function listScimUsers(page: { count: number; startIndex: number }): Envelope<ScimUserPage> {
+  return sidebarCall((settings) => {
+    if (!settings.scimToken) {
+      throw new PlatformError("unauthorized", "No SCIM token is set. Open Settings and paste one.");
+    }
+    const { client } = platformClient(settings);
+    const result = client.listScimUsers({ count: page?.count, startIndex: page?.startIndex });
+    return {
+      totalResults: result.totalResults,
+      startIndex: result.startIndex ?? page?.startIndex ?? 1,
+      itemsPerPage: result.itemsPerPage ?? result.Resources?.length ?? 0,
+      users: (result.Resources ?? []).map((u) => {
+        const email = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? null;
+        const name =
+          u.displayName ??
+          u.name?.formatted ??
+          [u.name?.givenName, u.name?.familyName].filter(Boolean).join(" ");
+        return {
+          id: u.id,
+          userName: u.userName,
+          displayName: name || u.userName,
+          email,
+          active: u.active !== false,
+        };
+      }),
+    };
+  });
+}
+
+/** Asks the agent and returns the whole answer: UrlFetchApp gets the body at once. */
+export function askAgent(request: AskInput): Envelope<AgentAnswer> {
+  return sidebarCall((settings) =>
+    agentChat(settings).ask({
+      input: request?.input,
+      chatId: request?.chatId,
+      sessionSettings: request?.sessionSettings ?? sessionSettingsOf(settings),
+    }),
+  );
+}
+
+/** Stops a running answer (the sidebar calls it while `askAgent` still runs in another execution). */
+export function abortChat(chatId: string): Envelope<null> {
+  return sidebarCall((settings) => {
+    if (typeof chatId !== "string" || chatId === "") {
+      throw new PlatformError("bad-request", "There is no conversation to stop.");
+    }
+    agentChat(settings).abort(chatId, settings.externalId ? { externalId: settings.externalId } : undefined);
+    return null;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared by the functions above.
+
+function sidebarCall<T>(work: (settings: StoredSettings) => T): Envelope<T> {
+  let settings: StoredSettings | null = null;
+  return respond(
+    () => {
+      settings = loadSettings();
+      return work(settings);
+    },
+    () => (settings ? secretsOf(settings) : []),
+  );
+}
+
+/** The only places a request may go: the configured tenant and the configured chat URL. */
+function destinationsOf(settings: StoredSettings): Destinations {
+  let tenantBase: string | null = null;
+  if (settings.tenantUrl) tenantBase = tenantOrigin(settings.tenantUrl);
+  return { tenantBase, chatUrl: settings.chatUrl || null };
+}
+
+function sleep(ms: number): void {
+  Utilities.sleep(ms);
+}
+
+function platformClient(settings: StoredSettings): { client: SyncPlatformClient } {
+  if (!settings.tenantUrl) {
+    throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
+  }
+  if (!settings.apiKey) {
+    throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
+  }
+  return {
+    client: createSyncPlatformClient({
+      baseUrl: settings.tenantUrl,
+      token: settings.apiKey,
+      scimToken: settings.scimToken || undefined,
+      transport: createUrlFetchTransport(destinationsOf(settings)),
+      sleep,
+    }),
+  };
+}
+
+function requireDeployment(settings: StoredSettings): number {
+  if (settings.deploymentId == null) {
+    throw new PlatformError("bad-request", "No deployment is picked. Open Settings and choose one.");
+  }
+  return settings.deploymentId;
+}
+
+function agentChat(settings: StoredSettings) {
+  if (!settings.chatUrl) {
+    throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
+  }
+  if (!settings.agentApiKey) {
+    throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
+  }
+  return createSyncAgentChat({
+    chatUrl: settings.chatUrl,
+    apiKey: settings.agentApiKey,
+    transport: createUrlFetchTransport(destinationsOf(settings)),
+    sleep,
+  });
+}
+
+function sessionSettingsOf(settings: StoredSettings) {
+  return {
+    ...(settings.externalId ? { externalId: settings.externalId } : {}),
+    ...(settings.email ? { email: settings.email } : {}),
+    ...(settings.userAttributes.length ? { userAttributes: settings.userAttributes } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+/// <reference types="google-apps-script" />
+/**
+ * The core's SyncTransport over Apps Script's `UrlFetchApp`, with a destination check: a request
+ * goes out only to the configured tenant (management and SCIM APIs) or to the configured agent
+ * chat URL (and its `/chat/abort` sibling). Nothing the sidebar sends can make the server fetch
+ * another address with the user's key: the check runs on the final URL, before any byte is sent.
+ */
+import { PlatformError } from "../../../core/errors.js";
+import type { HttpRequest, SyncTransport } from "../../../core/transport.js";
+
+/** Where requests may go: the tenant's base (origin plus optional path prefix, no trailing slash) and the chat URL. */
+export interface Destinations {
+  tenantBase: string | null;
+  chatUrl: string | null;
+}
+
+const CHAT_SUFFIX = "/chat/stream-chat-state";
+const ABORT_SUFFIX = "/chat/abort";
+
+/** The abort URL that belongs to a chat URL (same agent, `/chat/abort`). */
+export function abortUrlOf(chatUrl: string): string {
+  const queryAt = chatUrl.search(/[?#]/);
+  const path = queryAt >= 0 ? chatUrl.slice(0, queryAt) : chatUrl;
+  const rest = queryAt >= 0 ? chatUrl.slice(queryAt) : "";
+  if (!path.endsWith(CHAT_SUFFIX)) return path + rest;
+  return `${path.slice(0, -CHAT_SUFFIX.length)}${ABORT_SUFFIX}${rest}`;
+}
+
+export function isAllowedDestination(url: string, to: Destinations): boolean {
+  if (to.tenantBase) {
+    // The base ends without a slash; requiring "/" or "?" after it keeps
+    // https://tenant.example.com from matching https://tenant.example.com.evil.example.
+    const base = to.tenantBase;
+    if (url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return true;
+  }
+  if (to.chatUrl && (url === to.chatUrl || url === abortUrlOf(to.chatUrl))) return true;
+  return false;
+}
+
+function refusal(url: string): PlatformError {
+  let host = "that address";
+  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
+  if (match?.[1]) host = match[1].replace(/^.*@/, "");
+  return new PlatformError(
+    "insecure-url",
+    `The add-on only sends requests to the tenant and agent URLs in Settings, not to ${host}. Check Settings.`,
+  );
+}
+
+type UrlFetch = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, "fetch">;
+
+/** A SyncTransport over `UrlFetchApp.fetch`; `fetcher` is injectable for tests. */
+export function createUrlFetchTransport(to: Destinations, fetcher: UrlFetch = UrlFetchApp): SyncTransport {
+  return (request: Omit<HttpRequest, "signal">) => {
+    if (!isAllowedDestination(request.url, to)) throw refusal(request.url);
+    const headers: Record<string, string> = {};
+    let contentType: string | undefined;
+    for (const [name, value] of Object.entries(request.headers)) {
+      // UrlFetchApp takes the content type as its own option and overrides a header of that name.
+      if (name.toLowerCase() === "content-type") contentType = value;
+      else headers[name] = value;
+    }
+    const options: GoogleAppsScript.URL_Fetch.URLFetchRequestOptions = {
+      method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
+      headers,
+      // Statuses are the core's to read (401, 403, 429 ...), not exceptions.
+      muteHttpExceptions: true,
+      // A redirect could carry the Authorization header to another host.
+      followRedirects: false,
+    };
+    if (contentType !== undefined) options.contentType = contentType;
+    if (request.body !== undefined && request.body !== "") options.payload = request.body;
+    const response = fetcher.fetch(request.url, options);
+    const lowered: Record<string, string> = {};
+    const all = response.getAllHeaders() as Record<string, unknown>;
+    for (const [name, value] of Object.entries(all)) {
+      lowered[name.toLowerCase()] = Array.isArray(value) ? value.map(String).join(", ") : String(value);
+    }
+    return { status: response.getResponseCode(), headers: lowered, body: response.getContentText() };
+  };
+}

@@ -1,0 +1,366 @@
+/**
+ * Loads the BUILT `dist/sheets/Code.js` the way Apps Script does: one plain script in a fresh
+ * global scope (a `node:vm` context with only the ECMAScript built-ins, no URL, no TextDecoder, no
+ * timers, as in Apps Script's V8), beside fakes of the Apps Script services it uses. Tests drive it
+ * only through the global functions the script defines.
+ *
+ * The fakes record what the script does: menus, sidebars, toasts, property reads and writes per
+ * store, and every UrlFetchApp request. `UrlFetchApp.fetch` answers from a handler: a scripted
+ * one, or `forwardTo()`, which makes the request for real over loopback (synchronously: a worker
+ * thread fetches while the test blocks in Atomics.wait) so the same flows run against the sandbox.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const DIST = resolve(HERE, "../../../dist/sheets");
+
+export interface FetchedRequest {
+  url: string;
+  /** Upper case, as sent ("DELETE"). */
+  method: string;
+  headers: Record<string, string>;
+  contentType: string | null;
+  payload: string | null;
+  muteHttpExceptions: boolean;
+  followRedirects: boolean;
+}
+
+export interface FetchAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type FetchHandler = (request: FetchedRequest) => FetchAnswer;
+
+export interface FakeSheet {
+  id: number;
+  name: string;
+  /** The active cell on this sheet ("B2"). */
+  cell?: string;
+}
+
+export interface WorldOptions {
+  spreadsheetId?: string;
+  spreadsheetName?: string;
+  sheets?: FakeSheet[];
+  /** Name of the active sheet (default: the first). */
+  activeSheet?: string;
+  fetch?: FetchHandler;
+}
+
+type Store = Map<string, string>;
+
+export interface PropertyAccess {
+  store: "user" | "document" | "script";
+  op: "get" | "set" | "delete" | "keys";
+  key?: string;
+}
+
+export interface World {
+  /** The script's global scope: its functions, as Apps Script would call them. */
+  // biome-ignore lint/suspicious/noExplicitAny: the script's globals are untyped by nature.
+  global: Record<string, any>;
+  requests: FetchedRequest[];
+  toasts: { message: string; title: string | null }[];
+  menus: { name: string; items: { caption: string; functionName: string }[] }[];
+  sidebars: { file: string; title: string | null; width: number | null }[];
+  propertyAccess: PropertyAccess[];
+  properties: { user: Store; document: Store; script: Store };
+  sleeps: number[];
+  selections: { sheet: string; range: string }[];
+  /** AuthMode.NONE: property and network access throw, as they do in Apps Script. */
+  authMode: "NONE" | "LIMITED" | "FULL";
+  fetch: FetchHandler;
+  select(sheetName: string, cell: string): void;
+  sheets: FakeSheet[];
+  activeSheetName: string;
+}
+
+const AuthMode = { NONE: "NONE", LIMITED: "LIMITED", CUSTOM_FUNCTION: "CUSTOM_FUNCTION", FULL: "FULL" };
+
+function cellObject(a1: string) {
+  return {
+    getA1Notation: () => a1,
+    getCell: (_r: number, _c: number) => cellObject(a1.split(":")[0]!),
+    activate() {
+      return this;
+    },
+  };
+}
+
+export function loadAppsScript(options: WorldOptions = {}): World {
+  const code = readFileSync(join(DIST, "Code.js"), "utf8");
+  const sheets: FakeSheet[] = (options.sheets ?? [{ id: 0, name: "Sheet1", cell: "A1" }]).map((s) => ({
+    ...s,
+  }));
+  const world: World = {
+    global: {},
+    requests: [],
+    toasts: [],
+    menus: [],
+    sidebars: [],
+    propertyAccess: [],
+    properties: { user: new Map(), document: new Map(), script: new Map() },
+    sleeps: [],
+    selections: [],
+    authMode: "FULL",
+    fetch: options.fetch ?? (() => ({ status: 599, body: "no fetch handler in this test" })),
+    sheets,
+    activeSheetName: options.activeSheet ?? sheets[0]!.name,
+    select(sheetName, cell) {
+      const sheet = sheets.find((s) => s.name === sheetName);
+      if (!sheet) throw new Error(`no sheet ${sheetName}`);
+      world.activeSheetName = sheetName;
+      sheet.cell = cell;
+    },
+  };
+
+  const denyInNone = (what: string) => {
+    if (world.authMode === "NONE") {
+      throw new Error(`You do not have permission to call ${what} (AuthMode.NONE).`);
+    }
+  };
+
+  function propertyStore(store: PropertyAccess["store"]) {
+    const data = world.properties[store];
+    return {
+      getProperty(key: string) {
+        denyInNone("PropertiesService");
+        world.propertyAccess.push({ store, op: "get", key });
+        return data.get(key) ?? null;
+      },
+      setProperty(key: string, value: string) {
+        denyInNone("PropertiesService");
+        world.propertyAccess.push({ store, op: "set", key });
+        data.set(key, String(value));
+        return this;
+      },
+      deleteProperty(key: string) {
+        denyInNone("PropertiesService");
+        world.propertyAccess.push({ store, op: "delete", key });
+        data.delete(key);
+        return this;
+      },
+      getProperties() {
+        denyInNone("PropertiesService");
+        world.propertyAccess.push({ store, op: "keys" });
+        return Object.fromEntries(data);
+      },
+      getKeys() {
+        denyInNone("PropertiesService");
+        world.propertyAccess.push({ store, op: "keys" });
+        return [...data.keys()];
+      },
+    };
+  }
+
+  function sheetObject(sheet: FakeSheet) {
+    return {
+      getSheetId: () => sheet.id,
+      getName: () => sheet.name,
+      getActiveCell: () => cellObject(sheet.cell ?? "A1"),
+      getCurrentCell: () => cellObject(sheet.cell ?? "A1"),
+      getActiveRange: () => cellObject(sheet.cell ?? "A1"),
+      activate() {
+        world.activeSheetName = sheet.name;
+        return this;
+      },
+      getRange(a1: string) {
+        return {
+          ...cellObject(a1),
+          activate() {
+            world.selections.push({ sheet: sheet.name, range: a1 });
+            sheet.cell = a1.split(":")[0];
+            return this;
+          },
+        };
+      },
+    };
+  }
+
+  const spreadsheet = {
+    getId: () => options.spreadsheetId ?? "1FakeSpreadsheetIdForTests0123456789abcdef",
+    getName: () => options.spreadsheetName ?? "Budget 2025",
+    getActiveSheet: () => sheetObject(sheets.find((s) => s.name === world.activeSheetName)!),
+    getSheets: () => sheets.map(sheetObject),
+    getSheetByName: (name: string) => {
+      const s = sheets.find((x) => x.name === name);
+      return s ? sheetObject(s) : null;
+    },
+    getSheetById: (id: number) => {
+      const s = sheets.find((x) => x.id === id);
+      return s ? sheetObject(s) : null;
+    },
+    getCurrentCell: () => spreadsheet.getActiveSheet().getCurrentCell(),
+    getActiveRange: () => spreadsheet.getActiveSheet().getActiveRange(),
+    toast(message: string, title?: string) {
+      world.toasts.push({ message: String(message), title: title ?? null });
+    },
+  };
+
+  const ui = {
+    createAddonMenu() {
+      const menu = { name: "add-on", items: [] as { caption: string; functionName: string }[] };
+      const builder = {
+        addItem(caption: string, functionName: string) {
+          menu.items.push({ caption, functionName });
+          return builder;
+        },
+        addSeparator: () => builder,
+        addToUi() {
+          world.menus.push(menu);
+        },
+      };
+      return builder;
+    },
+    showSidebar(html: { file: string; title: string | null; width: number | null }) {
+      world.sidebars.push({ file: html.file, title: html.title, width: html.width });
+    },
+  };
+
+  const services = {
+    ScriptApp: { AuthMode },
+    SpreadsheetApp: {
+      getUi: () => ui,
+      getActive: () => spreadsheet,
+      getActiveSpreadsheet: () => spreadsheet,
+    },
+    PropertiesService: {
+      getUserProperties: () => propertyStore("user"),
+      getDocumentProperties: () => propertyStore("document"),
+      getScriptProperties: () => propertyStore("script"),
+    },
+    HtmlService: {
+      createHtmlOutputFromFile(file: string) {
+        const output = {
+          file,
+          title: null as string | null,
+          width: null as number | null,
+          setTitle(t: string) {
+            output.title = t;
+            return output;
+          },
+          setWidth(w: number) {
+            output.width = w;
+            return output;
+          },
+        };
+        return output;
+      },
+    },
+    UrlFetchApp: {
+      fetch(url: string, params: Record<string, unknown> = {}) {
+        denyInNone("UrlFetchApp.fetch");
+        const request: FetchedRequest = {
+          url,
+          method: String(params.method ?? "get").toUpperCase(),
+          headers: { ...((params.headers as Record<string, string>) ?? {}) },
+          contentType: (params.contentType as string) ?? null,
+          payload: params.payload === undefined ? null : String(params.payload),
+          muteHttpExceptions: params.muteHttpExceptions === true,
+          followRedirects: params.followRedirects !== false,
+        };
+        world.requests.push(request);
+        const answer = world.fetch(request);
+        if (!request.muteHttpExceptions && answer.status >= 400) {
+          throw new Error(`Request failed for ${url} returned code ${answer.status}.`);
+        }
+        return {
+          getResponseCode: () => answer.status,
+          getAllHeaders: () => ({ ...(answer.headers ?? {}) }),
+          getHeaders: () => ({ ...(answer.headers ?? {}) }),
+          getContentText: () => answer.body ?? "",
+        };
+      },
+    },
+    Utilities: {
+      sleep(ms: number) {
+        world.sleeps.push(ms);
+      },
+    },
+    Session: {
+      getActiveUser: () => ({ getEmail: () => "" }),
+      getEffectiveUser: () => ({ getEmail: () => "" }),
+      getScriptTimeZone: () => "Etc/UTC",
+    },
+    Logger: { log: () => {} },
+    console: { log() {}, info() {}, warn() {}, error() {} },
+  };
+
+  const context = vm.createContext({ ...services });
+  vm.runInContext(code, context, { filename: "Code.js" });
+  world.global = context as Record<string, unknown>;
+  return world;
+}
+
+let fetchWorker: { port: MessagePort; signal: Int32Array } | null = null;
+
+type MessagePort = import("node:worker_threads").MessagePort;
+
+function startFetchWorker(): { port: MessagePort; signal: Int32Array } {
+  if (fetchWorker) return fetchWorker;
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(join(HERE, "sync-fetch-worker.mjs"), {
+    workerData: { signal, port: port2 },
+    transferList: [port2],
+  });
+  worker.unref();
+  port1.unref();
+  fetchWorker = { port: port1, signal };
+  return fetchWorker;
+}
+
+/**
+ * A FetchHandler that performs the request for real (loopback), synchronously: UrlFetchApp is
+ * synchronous, and so must the fake be. A worker thread fetches; this thread waits for its reply.
+ */
+export function forwardTo(): FetchHandler {
+  return (request) => {
+    const { port, signal } = startFetchWorker();
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.contentType) headers["Content-Type"] = request.contentType;
+    Atomics.store(signal, 0, 0);
+    port.postMessage({ url: request.url, method: request.method, headers, body: request.payload });
+    if (Atomics.wait(signal, 0, 0, 20_000) === "timed-out")
+      throw new Error(`No answer from ${request.url} in 20 s.`);
+    const reply = receiveMessageOnPort(port)?.message as
+      | { ok: true; answer: FetchAnswer }
+      | { ok: false; message: string }
+      | undefined;
+    if (!reply) throw new Error("The fetch worker sent no reply.");
+    // UrlFetchApp throws on a failed connection ("Address unavailable", DNS errors).
+    if (!reply.ok) throw new Error(reply.message);
+    return reply.answer;
+  };
+}
+
+/** Calls a sidebar function and unwraps its envelope, failing the test on `{ok: false}`. */
+export function callOk<T = unknown>(world: World, name: string, ...args: unknown[]): T {
+  const answer = world.global[name](...args);
+  if (answer?.ok !== true) {
+    throw new Error(`${name} failed: ${JSON.stringify(answer?.error ?? answer)}`);
+  }
+  return cloneAcrossScriptRun(answer.value) as T;
+}
+
+/** Calls a sidebar function that should fail; returns the serialized PlatformError. */
+export function callError(
+  world: World,
+  name: string,
+  ...args: unknown[]
+): { kind: string; message: string; status: number | null } {
+  const answer = world.global[name](...args);
+  if (answer?.ok !== false) throw new Error(`${name} was expected to fail: ${JSON.stringify(answer)}`);
+  return cloneAcrossScriptRun(answer.error) as { kind: string; message: string; status: number | null };
+}
+
+/** What google.script.run hands the sidebar: plain data (and objects from the script's realm made local). */
+export function cloneAcrossScriptRun(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
+}

@@ -1,0 +1,114 @@
+/**
+ * The server's only way out: the UrlFetchApp transport sends to the configured tenant and agent
+ * chat URL, nowhere else, and maps UrlFetchApp's answer to the core's response shape.
+ */
+import { describe, expect, it } from "vitest";
+import { PlatformError } from "../../../src/core/errors.js";
+import {
+  abortUrlOf,
+  createUrlFetchTransport,
+  isAllowedDestination,
+} from "../../../src/hosts/sheets/server/url-fetch-transport.js";
+
+const to = {
+  tenantBase: "https://acme.reporting.example",
+  chatUrl: "https://ai.reporting.example/api/v1/public/acme/agents/a1/chat/stream-chat-state",
+};
+
+describe("destinations", () => {
+  it.each([
+    "https://acme.reporting.example/api/v1/deployments",
+    "https://acme.reporting.example/api/scim/v2/Users?count=1",
+    to.chatUrl,
+    "https://ai.reporting.example/api/v1/public/acme/agents/a1/chat/abort",
+  ])("allows %s", (url) => {
+    expect(isAllowedDestination(url, to)).toBe(true);
+  });
+
+  it.each([
+    "https://acme.reporting.example.evil.example/api/v1/deployments",
+    "https://acme.reporting.example@evil.example/api/v1/deployments",
+    "https://acme.reporting.example:444/api/v1/deployments",
+    "http://acme.reporting.example/api/v1/deployments",
+    "https://ai.reporting.example/api/v1/public/acme/agents/a2/chat/stream-chat-state",
+    "https://ai.reporting.example/api/v1/deployments",
+    "https://evil.example/",
+  ])("refuses %s", (url) => {
+    expect(isAllowedDestination(url, to)).toBe(false);
+  });
+
+  it("keeps a tenant path prefix", () => {
+    const proxied = { tenantBase: "https://proxy.example/reporting", chatUrl: null };
+    expect(isAllowedDestination("https://proxy.example/reporting/api/v1/deployments", proxied)).toBe(true);
+    expect(isAllowedDestination("https://proxy.example/reportingX/api/v1/deployments", proxied)).toBe(false);
+    expect(isAllowedDestination("https://proxy.example/other", proxied)).toBe(false);
+  });
+
+  it("abortUrlOf swaps the chat path for /chat/abort", () => {
+    expect(abortUrlOf(to.chatUrl)).toBe(
+      "https://ai.reporting.example/api/v1/public/acme/agents/a1/chat/abort",
+    );
+  });
+});
+
+describe("createUrlFetchTransport", () => {
+  function fakeFetch(answer: { status: number; headers: Record<string, unknown>; body: string }) {
+    const calls: { url: string; options: Record<string, unknown> }[] = [];
+    const fetcher = {
+      fetch(url: string, options: Record<string, unknown>) {
+        calls.push({ url, options });
+        return {
+          getResponseCode: () => answer.status,
+          getAllHeaders: () => answer.headers,
+          getContentText: () => answer.body,
+        };
+      },
+    };
+    return { calls, fetcher: fetcher as unknown as GoogleAppsScript.URL_Fetch.UrlFetchApp };
+  }
+
+  it("refuses another address before fetching", () => {
+    const { calls, fetcher } = fakeFetch({ status: 200, headers: {}, body: "" });
+    const transport = createUrlFetchTransport(to, fetcher);
+    let error: unknown;
+    try {
+      transport({ method: "GET", url: "https://evil.example/steal", headers: { Authorization: "Bearer k" } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({
+      kind: "insecure-url",
+      message: expect.stringMatching(/not to evil\.example/),
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("maps the request to UrlFetchApp options and the answer back, header names lower-cased", () => {
+    const { calls, fetcher } = fakeFetch({
+      status: 429,
+      headers: { "Retry-After": "2", "Set-Cookie": ["a=1", "b=2"] },
+      body: '{"message":"slow down"}',
+    });
+    const transport = createUrlFetchTransport(to, fetcher);
+    const response = transport({
+      method: "DELETE",
+      url: "https://acme.reporting.example/api/v1/deployments/1/reports/2/connect-workbook",
+      headers: { Accept: "application/json", Authorization: "Bearer k", "Content-Type": "application/json" },
+      body: '{"placementId":"p"}',
+    });
+    expect(calls[0]?.options).toEqual({
+      method: "delete",
+      headers: { Accept: "application/json", Authorization: "Bearer k" },
+      contentType: "application/json",
+      payload: '{"placementId":"p"}',
+      muteHttpExceptions: true,
+      followRedirects: false,
+    });
+    expect(response).toEqual({
+      status: 429,
+      headers: { "retry-after": "2", "set-cookie": "a=1, b=2" },
+      body: '{"message":"slow down"}',
+    });
+  });
+});
