@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 const sections: [string, () => Promise<{ run(): Promise<void> }>][] = [
   ["NDJSON decoding (budget: within 2x of JSON.parse; linear however chunked)", () => import("./ndjson.js")],
   ["Placement lookup (budget: independent of the number of placements)", () => import("./placements.js")],
+  ["Sandbox under load (50 concurrent clients on loopback)", () => import("./sandbox-load.js")],
 ];
 
 console.log(
