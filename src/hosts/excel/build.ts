@@ -1,6 +1,64 @@
-import type { UserConfig } from "vite";
+/**
+ * The excel target (`vite build --mode excel`, see vite.config.ts): dist/excel/ holds the task pane
+ * page (which is also the shared runtime's FunctionFile, so the right-click command lives in it),
+ * a help page, the icons drawn by icons.ts, and manifest.xml with every URL built from one base URL
+ * (env ADDIN_BASE_URL, default https://localhost:3000).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import type { Plugin, UserConfig } from "vite";
+import { ICON_SIZES, iconPath, iconPng } from "./icons.js";
+import { addinBaseUrl, renderManifest } from "./manifest.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "../../..");
+
+export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
+
+/** Emits the icons and the filled-in manifest next to the pages. */
+function addinFiles(): Plugin {
+  return {
+    name: "excel-addin-files",
+    apply: "build",
+    generateBundle() {
+      for (const size of ICON_SIZES) {
+        this.emitFile({ type: "asset", fileName: iconPath(size), source: iconPng(size) });
+      }
+      const template = readFileSync(resolve(ROOT, "manifest.xml"), "utf8");
+      const { version } = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
+        version: string;
+      };
+      const baseUrl = addinBaseUrl();
+      this.emitFile({
+        type: "asset",
+        fileName: "manifest.xml",
+        source: renderManifest(template, { baseUrl, version }),
+      });
+    },
+  };
+}
 
 /** Build settings of the excel target (see vite.config.ts). */
 export function excelBuild(): UserConfig {
-  return {};
+  return {
+    root: HERE,
+    // The pages are served from wherever ADDIN_BASE_URL points, possibly a sub-path.
+    base: "./",
+    publicDir: false,
+    plugins: [react(), addinFiles()],
+    build: {
+      outDir: EXCEL_OUT_DIR,
+      emptyOutDir: true,
+      // Office's webviews on Windows are Edge WebView2 (Chromium); Safari WebKit on Mac.
+      target: "es2022",
+      rolldownOptions: {
+        input: {
+          taskpane: resolve(HERE, "taskpane.html"),
+          help: resolve(HERE, "help.html"),
+        },
+      },
+    },
+  };
 }

@@ -1,0 +1,360 @@
+/**
+ * The Excel `SpreadsheetHost` (Office.js). Thin: it reads the workbook (where the user is, which
+ * sheets exist), selects ranges, keeps the workbook's id, and hands the pane a gateway that calls
+ * the service from the page. Decisions about placements live in src/core.
+ *
+ * One round trip per user action: the active context (workbook id, sheet id and name, active cell)
+ * is one `context.sync()`; a burst of selection events settles into one read.
+ */
+import type { Transport } from "../../core/transport.js";
+import { createDirectGateway, type DirectGateway } from "../direct-gateway.js";
+import type {
+  ActiveContext,
+  HostCommand,
+  SecretStore,
+  SheetInfo,
+  SpreadsheetHost,
+  WorkbookSnapshot,
+} from "../host.js";
+import { type ExcelApi, type OfficeApi, type OfficeRuntimeStorage, officeGlobals } from "./office.js";
+import { createExcelSecretStore } from "./secrets.js";
+import { officeTheme } from "./theme.js";
+
+/**
+ * The custom document property holding the workbook's id (`externalWorkbookId`). It is saved in
+ * the file, so a copy of the file carries the same id (README: "The workbook id").
+ */
+export const WORKBOOK_ID_PROPERTY = "ReportingPlatformWorkbookId";
+
+/** Selection events closer together than this are one selection change (one read). */
+export const SELECTION_SETTLE_MS = 80;
+
+export interface ExcelHostDeps {
+  Excel?: ExcelApi;
+  Office?: OfficeApi;
+  /** `OfficeRuntime.storage` (shared runtime); null to use partitioned localStorage. */
+  runtimeStorage?: OfficeRuntimeStorage | null;
+  localStorage?: Storage | null;
+  /** Replaces the per-user store chosen from the two above. */
+  store?: SecretStore;
+  transport?: Transport;
+  /** Replaces the gateway built over `store` and `transport`. */
+  gateway?: DirectGateway;
+  /** A fresh workbook id (default a random UUID). */
+  newWorkbookId?: () => string;
+  settleMs?: number;
+  /** Where focus and visibility changes are heard (the theme is re-read then); default the page's. */
+  window?: Pick<Window, "addEventListener"> | null;
+  /** Failures nobody awaits (a selection read, an event subscription). Default: console.warn. */
+  onBackgroundError?: (error: unknown) => void;
+}
+
+/** How the right-click command reaches the pane. */
+export interface CommandChannel {
+  hasListeners(): boolean;
+  /** Resolves true as soon as the pane listens, false after `timeoutMs` without one. */
+  waitForListener(timeoutMs: number): Promise<boolean>;
+  emit(command: HostCommand): void;
+}
+
+export interface ExcelHost extends SpreadsheetHost {
+  readonly kind: "excel";
+  readonly platform: DirectGateway;
+  readonly commands: CommandChannel;
+}
+
+interface ContextRead {
+  context: ActiveContext;
+  sheets: SheetInfo[] | null;
+}
+
+/** "Sheet1!B2", "'Q1 Sales'!$B$2" -> "B2". */
+export function cellOfAddress(address: string): string {
+  return address
+    .slice(address.lastIndexOf("!") + 1)
+    .replace(/\$/g, "")
+    .toUpperCase();
+}
+
+function isItemNotFound(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "ItemNotFound";
+}
+
+/** A random UUID; `crypto.randomUUID` is missing in older Mac webviews (Safari before 15.4). */
+function randomWorkbookId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function validWorkbookId(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
+  const globals = deps.Excel && deps.Office ? null : officeGlobals();
+  const Excel = deps.Excel ?? globals!.Excel;
+  const Office = deps.Office ?? globals!.Office;
+  const settleMs = deps.settleMs ?? SELECTION_SETTLE_MS;
+  const newWorkbookId = deps.newWorkbookId ?? randomWorkbookId;
+  const reportBackground =
+    deps.onBackgroundError ?? ((error: unknown) => console.warn("Reporting Platform (Excel):", error));
+
+  const store =
+    deps.store ??
+    createExcelSecretStore({
+      runtimeStorage:
+        deps.runtimeStorage !== undefined ? deps.runtimeStorage : (globals?.runtimeStorage ?? null),
+      partitionKey: Office.context.partitionKey ?? null,
+      localStorage: deps.localStorage ?? null,
+    });
+  const platform =
+    deps.gateway ?? createDirectGateway({ store, ...(deps.transport ? { transport: deps.transport } : {}) });
+
+  const supports = (version: string) =>
+    Office.context.requirements?.isSetSupported("ExcelApi", version) ?? false;
+
+  // ---- The workbook id: read with the context; created (one extra sync) only the first time.
+
+  let workbookId: string | null = null;
+  let firstRead: Promise<unknown> | null = null;
+
+  async function settleWorkbookId(
+    context: Excel.RequestContext,
+    stored: Excel.CustomProperty,
+  ): Promise<string> {
+    const existing = stored.isNullObject === true ? null : validWorkbookId(stored.value);
+    if (existing) return existing;
+    const id = newWorkbookId();
+    context.workbook.properties.custom.add(WORKBOOK_ID_PROPERTY, id);
+    try {
+      await context.sync();
+    } catch (error) {
+      // A read-only or protected file: use the id for this session; it is written next time.
+      reportBackground(error);
+    }
+    return id;
+  }
+
+  function readBatch(withSheets: boolean): Promise<ContextRead> {
+    return Excel.run(async (context) => {
+      const workbook = context.workbook;
+      workbook.load("name");
+      const sheet = workbook.worksheets.getActiveWorksheet().load("id,name");
+      const cell = workbook.getActiveCell().load("address");
+      const stored =
+        workbookId === null
+          ? workbook.properties.custom.getItemOrNullObject(WORKBOOK_ID_PROPERTY).load("value")
+          : null;
+      const sheets = withSheets ? workbook.worksheets.load("items/id,items/name") : null;
+      await context.sync();
+      if (workbookId === null) workbookId = await settleWorkbookId(context, stored!);
+      return {
+        context: {
+          workbookId,
+          workbookName: workbook.name,
+          sheetId: sheet.id,
+          sheetName: sheet.name,
+          cell: cellOfAddress(cell.address),
+        },
+        sheets: sheets ? sheets.items.map((s) => ({ id: s.id, name: s.name })) : null,
+      };
+    });
+  }
+
+  /** The first read creates the id; reads that start meanwhile wait for it instead of creating another. */
+  async function read(withSheets: boolean): Promise<ContextRead> {
+    while (workbookId === null && firstRead) await firstRead.catch(() => undefined);
+    if (workbookId !== null) return readBatch(withSheets);
+    const run = readBatch(withSheets);
+    firstRead = run;
+    try {
+      return await run;
+    } finally {
+      if (firstRead === run) firstRead = null;
+    }
+  }
+
+  // ---- Selection and sheet events: subscribed once, bursts settled into one read.
+
+  const contextListeners = new Set<(context: ActiveContext) => void>();
+  let subscribed = false;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  let generation = 0;
+
+  function settled() {
+    const mine = ++generation;
+    read(false).then((r) => {
+      if (mine !== generation) return; // a newer change is being read
+      for (const listener of [...contextListeners]) listener(r.context);
+    }, reportBackground);
+  }
+
+  function changed() {
+    if (contextListeners.size === 0) return; // nobody to tell: no read
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(settled, settleMs);
+  }
+
+  async function subscribe() {
+    const onEvent = async () => changed();
+    if (supports("1.9")) {
+      await Excel.run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        sheets.onSelectionChanged.add(onEvent);
+        // Switching, adding or removing a sheet; renaming one (ExcelApi 1.17).
+        sheets.onActivated.add(onEvent);
+        sheets.onAdded.add(onEvent);
+        sheets.onDeleted.add(onEvent);
+        if (supports("1.17")) sheets.onNameChanged.add(onEvent);
+        await context.sync();
+      });
+      return;
+    }
+    // Older Excel: the common API's document-level event (no sheet events there).
+    const document = Office.context.document;
+    const eventType = Office.EventType?.DocumentSelectionChanged;
+    if (!document?.addHandlerAsync || eventType === undefined) return;
+    await new Promise<void>((resolve, reject) => {
+      document.addHandlerAsync!(
+        eventType,
+        () => changed(),
+        (result) =>
+          result.status === "failed"
+            ? reject(new Error(result.error?.message ?? "DocumentSelectionChanged could not be added"))
+            : resolve(),
+      );
+    });
+  }
+
+  function subscribeOnce() {
+    if (subscribed) return;
+    subscribed = true;
+    subscribe().catch((error: unknown) => {
+      subscribed = false; // the next listener tries again
+      reportBackground(error);
+    });
+  }
+
+  // ---- Theme: Excel has no theme event; re-read when the pane regains focus or becomes visible.
+
+  const themeListeners = new Set<(theme: "light" | "dark") => void>();
+  let lastTheme = officeTheme(Office);
+  let themeWatch = false;
+
+  function recheckTheme() {
+    const now = officeTheme(Office);
+    if (now === lastTheme) return;
+    lastTheme = now;
+    for (const listener of [...themeListeners]) listener(now);
+  }
+
+  function watchTheme() {
+    if (themeWatch) return;
+    themeWatch = true;
+    const target = deps.window !== undefined ? deps.window : (globalThis as { window?: Window }).window;
+    target?.addEventListener("focus", recheckTheme);
+    target?.addEventListener("visibilitychange", recheckTheme);
+  }
+
+  // ---- Commands from outside the pane (the cell's right-click menu).
+
+  const commandListeners = new Set<(command: HostCommand) => void>();
+  const listenerWaiters = new Set<() => void>();
+
+  const commands: CommandChannel = {
+    hasListeners: () => commandListeners.size > 0,
+    waitForListener(timeoutMs) {
+      if (commandListeners.size > 0) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const arrived = () => {
+          clearTimeout(timer);
+          listenerWaiters.delete(arrived);
+          resolve(true);
+        };
+        const timer = setTimeout(() => {
+          listenerWaiters.delete(arrived);
+          resolve(false);
+        }, timeoutMs);
+        listenerWaiters.add(arrived);
+      });
+    },
+    emit(command) {
+      for (const listener of [...commandListeners]) listener(command);
+    },
+  };
+
+  return {
+    kind: "excel",
+    label: "Excel",
+    platform,
+    commands,
+
+    async activeContext() {
+      return (await read(false)).context;
+    },
+
+    async loadWorkbook(): Promise<WorkbookSnapshot> {
+      const { context, sheets } = await read(true);
+      const { reports, problems } = await platform.listWorkbookReports(context.workbookId);
+      return { context, sheets: sheets ?? [], reports, problems };
+    },
+
+    onContextChanged(listener) {
+      contextListeners.add(listener);
+      subscribeOnce();
+      return () => {
+        contextListeners.delete(listener);
+      };
+    },
+
+    async selectRange({ sheetId, sheetName, range }) {
+      const address = range.slice(range.lastIndexOf("!") + 1);
+      const select = (sheetKey: string) =>
+        Excel.run(async (context) => {
+          const sheet = context.workbook.worksheets.getItem(sheetKey);
+          sheet.activate();
+          sheet.getRange(address).select();
+          await context.sync();
+        });
+      // By id first (survives renames); by name when the id is unknown here (rule 6: an id narrows).
+      if (sheetId) {
+        try {
+          return await select(sheetId);
+        } catch (error) {
+          if (!isItemNotFound(error)) throw error;
+        }
+      }
+      try {
+        await select(sheetName);
+      } catch (error) {
+        if (!isItemNotFound(error)) throw error;
+        throw new Error(`The sheet "${sheetName}" is not in this workbook any more. Refresh the list.`);
+      }
+    },
+
+    onCommand(listener) {
+      commandListeners.add(listener);
+      for (const arrived of [...listenerWaiters]) arrived();
+      return () => {
+        commandListeners.delete(listener);
+      };
+    },
+
+    theme() {
+      lastTheme = officeTheme(Office);
+      return lastTheme;
+    },
+
+    onThemeChanged(listener) {
+      themeListeners.add(listener);
+      watchTheme();
+      return () => {
+        themeListeners.delete(listener);
+      };
+    },
+  };
+}

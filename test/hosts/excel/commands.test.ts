@@ -1,0 +1,318 @@
+/**
+ * "Disconnect report here" (the cell's right-click command): against the real sandbox when it does
+ * the work itself, handed to the pane when the pane listens, and `event.completed()` on every path.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { placementsOf } from "../../../src/core/placements.js";
+import type { Report } from "../../../src/core/schema.js";
+import { fetchTransport, type HttpRequest, type Transport } from "../../../src/core/transport.js";
+import { createMemorySecretStore, type DirectGateway } from "../../../src/hosts/direct-gateway.js";
+import {
+  type CommandOutcome,
+  createDisconnectHereCommand,
+  DISCONNECT_HERE_ACTION,
+} from "../../../src/hosts/excel/commands.js";
+import { createExcelHost, type ExcelHost } from "../../../src/hosts/excel/host.js";
+import type { HostCommand } from "../../../src/hosts/host.js";
+import { KEY, makeReport, placement, seedWith, WB } from "../../sandbox/fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
+import { createExcelMock, type ExcelMockOptions } from "./excel-mock.js";
+
+const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
+
+function completionEvent() {
+  return { completed: vi.fn() };
+}
+
+/** The sandbox seed: report 1 on Sales!B2:D5 (with the sheet's id), report 2 on 'Q1 Sales'!F10. */
+function seed() {
+  return seedWith([
+    makeReport(1, [placement("Sales", "B2", { endResultCell: "D5", sheetId: SALES_ID })]),
+    makeReport(2, [placement("Q1 Sales", "F10", { endResultCell: "G12" })]),
+  ]);
+}
+
+describe("against the sandbox, with no pane listening", () => {
+  let sandbox: SpawnedSandbox;
+  beforeAll(async () => {
+    sandbox = await spawnSandbox(seed());
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  async function setup(options: ExcelMockOptions) {
+    const requests: HttpRequest[] = [];
+    const inner = fetchTransport();
+    const transport: Transport = (request) => {
+      requests.push(request);
+      return inner(request);
+    };
+    const mock = createExcelMock({ storedWorkbookId: WB, ...options });
+    const host = createExcelHost({
+      Excel: mock.Excel,
+      Office: mock.Office,
+      store: createMemorySecretStore(),
+      transport,
+      window: null,
+    });
+    await host.platform.saveSettings({ tenantUrl: sandbox.url, apiKey: KEY, deploymentId: 1 });
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({
+      host,
+      notify: (o) => {
+        notified.push(o);
+      },
+      showTaskpane: () => mock.Office.addin!.showAsTaskpane!(),
+      listenerWaitMs: 0,
+    });
+    return { mock, host, command, notified, requests };
+  }
+
+  it("on an empty cell says nothing is placed there and sends no disconnect", async () => {
+    const { command, notified, requests } = await setup({ activeAddress: "Sales!H20" });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(notified).toEqual([
+      {
+        ok: false,
+        message: "No report is placed at Sales!H20. Select a cell inside a placed report, then try again.",
+      },
+    ]);
+    expect(requests.map((r) => r.method)).not.toContain("DELETE");
+    expect(requests.every((r) => r.method === "GET")).toBe(true);
+  });
+
+  it("on a placed cell disconnects exactly that placement and reports it", async () => {
+    const { host, command, notified, requests } = await setup({ activeAddress: "Sales!C3" });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(notified).toEqual([
+      { ok: true, message: "Disconnected Report 1 from Sales!B2:D5; the cells keep their values." },
+    ]);
+    expect(requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
+
+    const { reports } = await host.platform.listWorkbookReports(WB);
+    const placed = (id: number) => placementsOf(reports.find((r) => r.id === id) as Report);
+    expect(reports.find((r) => r.id === 1)).toBeUndefined(); // no placement left in this workbook
+    expect(placed(2)).toHaveLength(1);
+  });
+
+  it("reports a failure the user can act on, and still completes", async () => {
+    const mock = createExcelMock({ storedWorkbookId: WB, activeAddress: "Sales!C3" });
+    const host = createExcelHost({
+      Excel: mock.Excel,
+      Office: mock.Office,
+      store: createMemorySecretStore(),
+      window: null,
+    });
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({
+      host,
+      notify: (o) => void notified.push(o),
+      listenerWaitMs: 0,
+    });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(notified).toEqual([{ ok: false, message: "No tenant URL is set. Open Settings and enter it." }]);
+  });
+});
+
+/** A gateway with this workbook's reports in memory; `disconnect` waits for `release()`. */
+function memoryGateway(reports: Report[]) {
+  let current = reports;
+  const disconnects: number[] = [];
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const gateway = {
+    async listWorkbookReports() {
+      return { reports: current, problems: [] };
+    },
+    async disconnect(_deploymentId: number, reportId: number) {
+      disconnects.push(reportId);
+      await gate;
+      const before = current.find((r) => r.id === reportId)!;
+      const after = { ...before, externalWorkbookPlacements: [] };
+      current = current.map((r) => (r.id === reportId ? after : r));
+      return after;
+    },
+  } as unknown as DirectGateway;
+  return { gateway, disconnects, release };
+}
+
+function hostWith(
+  options: ExcelMockOptions,
+  gateway: DirectGateway,
+): { host: ExcelHost; mock: ReturnType<typeof createExcelMock> } {
+  const mock = createExcelMock({ storedWorkbookId: WB, ...options });
+  const host = createExcelHost({
+    Excel: mock.Excel,
+    Office: mock.Office,
+    store: createMemorySecretStore(),
+    gateway,
+    window: null,
+  });
+  return { host, mock };
+}
+
+describe("one disconnect in flight per placement", () => {
+  it("a second right-click on the same cell while the first runs sends no second request", async () => {
+    const reports = [makeReport(1, [placement("Sales", "B2", { endResultCell: "D5", sheetId: SALES_ID })])];
+    const { gateway, disconnects, release } = memoryGateway(reports);
+    const { host } = hostWith({ activeAddress: "Sales!C3" }, gateway);
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({
+      host,
+      notify: (o) => void notified.push(o),
+      listenerWaitMs: 0,
+    });
+    const first = completionEvent();
+    const second = completionEvent();
+    const runs = [command(first), command(second)];
+    await vi.waitFor(() => expect(disconnects).toEqual([1]));
+    release();
+    await Promise.all(runs);
+    expect(disconnects).toEqual([1]);
+    expect(first.completed).toHaveBeenCalledTimes(1);
+    expect(second.completed).toHaveBeenCalledTimes(1);
+    expect(notified).toEqual([
+      { ok: true, message: "Disconnected Report 1 from Sales!B2:D5; the cells keep their values." },
+    ]);
+  });
+
+  it("a second right-click elsewhere in the same placement waits, then finds nothing left to disconnect", async () => {
+    const reports = [makeReport(1, [placement("Sales", "B2", { endResultCell: "D5", sheetId: SALES_ID })])];
+    const { gateway, disconnects, release } = memoryGateway(reports);
+    const { host, mock } = hostWith({ activeAddress: "Sales!C3" }, gateway);
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({
+      host,
+      notify: (o) => void notified.push(o),
+      listenerWaitMs: 0,
+    });
+    const first = command(completionEvent());
+    await vi.waitFor(() => expect(disconnects).toEqual([1]));
+    mock.moveTo("Sales!D5");
+    const second = command(completionEvent());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(disconnects).toEqual([1]);
+    release();
+    await Promise.all([first, second]);
+    expect(disconnects).toEqual([1]);
+    expect(notified.map((o) => o.ok)).toEqual([true, false]);
+    expect(notified[1]!.message).toMatch(/^No report is placed at Sales!D5/);
+  });
+});
+
+describe("with the pane listening", () => {
+  it("hands the command to the pane, shows the pane, and completes with the pane's outcome", async () => {
+    const { gateway, disconnects } = memoryGateway([]);
+    const { host, mock } = hostWith({ activeAddress: "Sales!C3" }, gateway);
+    const received: HostCommand[] = [];
+    host.onCommand((c) => {
+      received.push(c);
+      setTimeout(() => c.done({ ok: true, message: "Disconnected in the pane" }), 5);
+    });
+    const notify = vi.fn();
+    const command = createDisconnectHereCommand({
+      host,
+      notify,
+      showTaskpane: () => mock.Office.addin!.showAsTaskpane!(),
+    });
+    const event = completionEvent();
+    await command(event);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      type: "disconnect-here",
+      context: { workbookId: WB, sheetId: SALES_ID, sheetName: "Sales", cell: "C3" },
+    });
+    expect(mock.state.shownAsTaskpane).toBe(1);
+    expect(notify).not.toHaveBeenCalled(); // the pane showed the outcome itself
+    expect(disconnects).toEqual([]); // the pane does the work, not the command
+    expect(event.completed).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits for a pane that is still starting", async () => {
+    const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
+    const notify = vi.fn();
+    const command = createDisconnectHereCommand({ host, notify, listenerWaitMs: 2000 });
+    const event = completionEvent();
+    const run = command(event);
+    setTimeout(
+      () => host.onCommand((c) => c.done({ ok: false, message: "No report is placed at Sales!C3." })),
+      30,
+    );
+    await run;
+    expect(notify).not.toHaveBeenCalled();
+    expect(event.completed).toHaveBeenCalledTimes(1);
+  });
+
+  it("completes even when the pane never answers", async () => {
+    const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
+    host.onCommand(() => {});
+    const notify = vi.fn();
+    const command = createDisconnectHereCommand({ host, notify, paneTimeoutMs: 20 });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+  });
+
+  it("completes when the pane's listener throws", async () => {
+    const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
+    host.onCommand(() => {
+      throw new Error("listener broke");
+    });
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({ host, notify: (o) => void notified.push(o) });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(notified).toHaveLength(1);
+    expect(notified[0]!.ok).toBe(false);
+  });
+});
+
+describe("event.completed() on every path", () => {
+  it("when Excel cannot be read", async () => {
+    const { host } = hostWith({}, memoryGateway([]).gateway);
+    const broken = {
+      ...host,
+      activeContext: () => Promise.reject(new Error("RichApi.Error: GeneralException")),
+    };
+    const notified: CommandOutcome[] = [];
+    const command = createDisconnectHereCommand({
+      host: broken,
+      notify: (o) => void notified.push(o),
+      listenerWaitMs: 0,
+    });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(notified[0]!.message).toBe(
+      "Disconnect report here did not finish (RichApi.Error: GeneralException). Open the Reports pane and try again.",
+    );
+  });
+
+  it("when reporting the outcome fails too", async () => {
+    const { host } = hostWith({ activeAddress: "Sales!H20" }, memoryGateway([]).gateway);
+    const command = createDisconnectHereCommand({
+      host,
+      notify: () => {
+        throw new Error("no way to tell the user");
+      },
+      listenerWaitMs: 0,
+    });
+    const event = completionEvent();
+    await command(event);
+    expect(event.completed).toHaveBeenCalledTimes(1);
+  });
+
+  it("is registered under the manifest's FunctionName", () => {
+    expect(DISCONNECT_HERE_ACTION).toBe("disconnectReportHere");
+  });
+});
