@@ -1,0 +1,414 @@
+/**
+ * Ask the agent (loaded lazily: the first screen does not need it). The answer streams in as it
+ * arrives, progress steps show while the agent works, `Stop` aborts, follow-ups continue the
+ * conversation (its chatId), `New conversation` starts over. The identity in use is always shown.
+ */
+import {
+  Button,
+  Caption1,
+  Field,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  makeStyles,
+  mergeClasses,
+  Spinner,
+  Textarea,
+  tokens,
+} from "@fluentui/react-components";
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { type ChatMessage, conversationId, finalAnswer, isControlMessage } from "../src/core/chat.js";
+import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
+import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
+import { errorKind, errorMessage } from "./errorMessage.js";
+import { NewConversationIcon, SendIcon, StopIcon } from "./icons.js";
+import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
+
+const SafeMarkdown = lazy(() => import("./markdown.js"));
+
+interface Step {
+  id: string;
+  label: string;
+  running: boolean;
+}
+
+interface Turn {
+  id: number;
+  question: string;
+  steps: Step[];
+  answer: string | null;
+  status: "streaming" | "done" | "stopped" | "error";
+  error: string | null;
+  errorKind: string | null;
+}
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
+  conversation: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM, minWidth: 0 },
+  question: {
+    alignSelf: "flex-end",
+    maxWidth: "85%",
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorNeutralForeground1,
+    overflowWrap: "anywhere",
+    whiteSpace: "pre-wrap",
+  },
+  answer: {
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    boxShadow: tokens.shadow2,
+    minWidth: 0,
+  },
+  steps: {
+    listStyleType: "none",
+    margin: 0,
+    padding: 0,
+    display: "flex",
+    flexDirection: "column",
+    rowGap: tokens.spacingVerticalXXS,
+  },
+  step: {
+    display: "flex",
+    alignItems: "center",
+    columnGap: tokens.spacingHorizontalXS,
+    color: tokens.colorNeutralForeground3,
+    minWidth: 0,
+  },
+  stepText: { minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+  stepDot: {
+    width: "6px",
+    height: "6px",
+    flexShrink: 0,
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorNeutralForeground3,
+  },
+  details: { color: tokens.colorNeutralForeground3, "& summary": { cursor: "pointer" } },
+  muted: { color: tokens.colorNeutralForeground3 },
+  composer: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
+  actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
+  grow: { flexGrow: 1 },
+});
+
+function identityFromSettings(settings: PublicSettings): AgentIdentityValue {
+  return {
+    externalId: settings.externalId,
+    email: settings.email,
+    attributes: attributesToRows(settings.userAttributes),
+    previewing: null,
+  };
+}
+
+const STEP_LABEL_LIMIT = 100;
+
+/** What a progress message is about: its tool, the first line of its text, or its graph path. */
+function stepLabel(m: ChatMessage): string {
+  const toolCall = (m as { toolCall?: { name?: unknown; result?: unknown } }).toolCall;
+  if (toolCall && typeof toolCall.name === "string" && toolCall.name) {
+    return toolCall.result !== undefined ? `Used ${toolCall.name}` : `Using ${toolCall.name}`;
+  }
+  const firstLine = (m.content ?? "").trim().split("\n")[0] ?? "";
+  if (firstLine) {
+    return firstLine.length > STEP_LABEL_LIMIT ? `${firstLine.slice(0, STEP_LABEL_LIMIT)}…` : firstLine;
+  }
+  return (m.graphPath ?? []).join(" › ") || "Working";
+}
+
+/** The agent's work so far: assistant messages outside the final answer (tool calls, progress). */
+function progressSteps(all: readonly ChatMessage[]): Step[] {
+  const steps: Step[] = [];
+  all.forEach((m, i) => {
+    if (m.role !== "assistant" || isControlMessage(m)) return;
+    const path = m.graphPath;
+    if (!Array.isArray(path) || path.length === 0 || path[0] === "final") return;
+    steps.push({ id: m.id ?? `step-${i}`, label: stepLabel(m), running: m.isInProcess === true });
+  });
+  return steps;
+}
+
+/** The answer as it streams: the final message merged so far. */
+function streamingAnswer(all: readonly ChatMessage[]): string | null {
+  for (let i = all.length - 1; i >= 0; i--) {
+    const m = all[i] as ChatMessage;
+    if (m.role === "assistant" && Array.isArray(m.graphPath) && m.graphPath[0] === "final") {
+      return m.content ?? null;
+    }
+  }
+  return null;
+}
+
+interface AgentChatProps {
+  host: SpreadsheetHost;
+  settings: PublicSettings;
+  onOpenSettings(): void;
+}
+
+export default function AgentChat({ host, settings, onOpenSettings }: AgentChatProps) {
+  const styles = useStyles();
+  const [question, setQuestion] = useState("");
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [chatId, setChatId] = useState<string | null>(null);
+  const [streaming, setStreaming] = useState(false);
+  const [identity, setIdentity] = useState<AgentIdentityValue>(() => identityFromSettings(settings));
+  const abortRef = useRef<AbortController | null>(null);
+  const streamChatId = useRef<string | null>(null);
+  const turnSeq = useRef(0);
+  const mounted = useRef(true);
+  const lastTurnRef = useRef<HTMLDivElement | null>(null);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      abortRef.current?.abort();
+    };
+  }, []);
+
+  // Settings changed (saved in the Settings panel): use the new identity unless previewing another.
+  const ownIdentityKey = JSON.stringify([settings.externalId, settings.email, settings.userAttributes]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the identity's content
+  useEffect(() => {
+    setIdentity((current) => (current.previewing ? current : identityFromSettings(settings)));
+  }, [ownIdentityKey]);
+
+  const agentReady = settings.chatUrl.trim() !== "" && settings.agentApiKeySet;
+
+  const updateTurn = useCallback((id: number, patch: Partial<Turn>) => {
+    if (!mounted.current) return;
+    setTurns((list) => list.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+  }, []);
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const input = question.trim();
+    if (!input || streaming || !agentReady) return;
+    const id = ++turnSeq.current;
+    const controller = new AbortController();
+    abortRef.current = controller;
+    streamChatId.current = chatId;
+    setQuestion("");
+    setStreaming(true);
+    setTurns((list) => [
+      ...list,
+      { id, question: input, steps: [], answer: null, status: "streaming", error: null, errorKind: null },
+    ]);
+    const attributes = rowsToAttributes(identity.attributes);
+    const sessionSettings = {
+      externalId: identity.externalId.trim(),
+      ...(identity.email.trim() ? { email: identity.email.trim() } : {}),
+      ...(attributes.length > 0 ? { userAttributes: attributes } : {}),
+    };
+    try {
+      const result = await host.platform.ask(
+        { input, ...(chatId ? { chatId } : {}), sessionSettings },
+        {
+          signal: controller.signal,
+          onMessage: (_message, all) => {
+            streamChatId.current = conversationId(all) ?? streamChatId.current;
+            updateTurn(id, { steps: progressSteps(all), answer: streamingAnswer(all) });
+          },
+        },
+      );
+      if (!mounted.current) return;
+      setChatId(result.chatId ?? streamChatId.current);
+      updateTurn(id, {
+        steps: progressSteps(result.messages).map((s) => ({ ...s, running: false })),
+        answer: result.answer ?? finalAnswer(result.messages),
+        status: "done",
+      });
+    } catch (error) {
+      if (!mounted.current) return;
+      // Whatever the stream gave before it stopped still names the conversation.
+      if (streamChatId.current) setChatId(streamChatId.current);
+      const kind = errorKind(error);
+      if (kind === "aborted" || controller.signal.aborted) {
+        setTurns((list) =>
+          list.map((t) =>
+            t.id === id
+              ? { ...t, status: "stopped", steps: t.steps.map((s) => ({ ...s, running: false })) }
+              : t,
+          ),
+        );
+      } else {
+        updateTurn(id, { status: "error", error: errorMessage(error), errorKind: kind });
+      }
+    } finally {
+      if (abortRef.current === controller) abortRef.current = null;
+      if (mounted.current) setStreaming(false);
+    }
+  };
+
+  useEffect(() => {
+    if (turns.length > 0) lastTurnRef.current?.scrollIntoView?.({ block: "nearest" });
+  }, [turns.length]);
+
+  const stop = () => {
+    const id = streamChatId.current;
+    abortRef.current?.abort();
+    if (id) void host.platform.abortChat(id).catch(() => undefined);
+  };
+
+  const newConversation = () => {
+    if (streaming) stop();
+    setTurns([]);
+    setChatId(null);
+    streamChatId.current = null;
+  };
+
+  return (
+    <div className={styles.root}>
+      <AgentIdentityLine identity={identity} onReset={() => setIdentity(identityFromSettings(settings))} />
+      <SeeAsAnotherUser
+        host={host}
+        scimTokenSet={settings.scimTokenSet}
+        identity={identity}
+        onChange={setIdentity}
+      />
+
+      {!agentReady ? (
+        <MessageBar intent="info">
+          <MessageBarBody>
+            Set the Agent chat URL and the Agent API key in Settings to ask the agent.
+          </MessageBarBody>
+          <MessageBarActions>
+            <Button size="small" onClick={onOpenSettings}>
+              Open Settings
+            </Button>
+          </MessageBarActions>
+        </MessageBar>
+      ) : null}
+
+      {turns.length > 0 ? (
+        <section className={styles.conversation} aria-busy={streaming} aria-label="Conversation">
+          {turns.map((turn, i) => (
+            <div
+              key={turn.id}
+              className={styles.conversation}
+              ref={i === turns.length - 1 ? lastTurnRef : undefined}
+            >
+              <div className={styles.question}>{turn.question}</div>
+              <TurnSteps turn={turn} />
+              <TurnAnswer turn={turn} onOpenSettings={onOpenSettings} />
+            </div>
+          ))}
+        </section>
+      ) : (
+        <Caption1 className={styles.muted}>
+          Ask a question about your data, for example "Which region grew fastest last quarter?"
+        </Caption1>
+      )}
+
+      <form className={styles.composer} onSubmit={send}>
+        <Field label="Ask the agent">
+          <Textarea
+            value={question}
+            onChange={(_, d) => setQuestion(d.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+            resize="vertical"
+            placeholder={chatId ? "Ask a follow-up" : "Type a question"}
+          />
+        </Field>
+        <div className={styles.actions}>
+          {streaming ? (
+            <Button type="button" icon={<StopIcon />} onClick={stop}>
+              Stop
+            </Button>
+          ) : (
+            <Button
+              type="submit"
+              appearance="primary"
+              icon={<SendIcon />}
+              disabled={!agentReady || question.trim() === ""}
+            >
+              Send
+            </Button>
+          )}
+          <span className={styles.grow} />
+          <Button
+            type="button"
+            appearance="subtle"
+            icon={<NewConversationIcon />}
+            onClick={newConversation}
+            disabled={turns.length === 0 && chatId === null}
+          >
+            New conversation
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function TurnSteps({ turn }: { turn: Turn }) {
+  const styles = useStyles();
+  if (turn.steps.length === 0) return null;
+  const list = (
+    <ul className={styles.steps}>
+      {turn.steps.map((s) => (
+        <li key={s.id} className={styles.step}>
+          {s.running && turn.status === "streaming" ? (
+            <Spinner size="extra-tiny" aria-hidden />
+          ) : (
+            <span className={styles.stepDot} aria-hidden />
+          )}
+          <Caption1 className={styles.stepText} title={s.label}>
+            {s.label}
+          </Caption1>
+        </li>
+      ))}
+    </ul>
+  );
+  if (turn.status === "streaming") return list;
+  return (
+    <details className={styles.details}>
+      <summary>
+        <Caption1>
+          {turn.steps.length} {turn.steps.length === 1 ? "step" : "steps"}
+        </Caption1>
+      </summary>
+      {list}
+    </details>
+  );
+}
+
+function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): void }) {
+  const styles = useStyles();
+  if (turn.status === "error") {
+    const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
+    return (
+      <MessageBar intent="error" layout="multiline">
+        <MessageBarBody>{turn.error}</MessageBarBody>
+        {fixable ? (
+          <MessageBarActions>
+            <Button size="small" onClick={onOpenSettings}>
+              Open Settings
+            </Button>
+          </MessageBarActions>
+        ) : null}
+      </MessageBar>
+    );
+  }
+  const text = turn.answer;
+  return (
+    <div className={mergeClasses(styles.answer)} data-answer-status={turn.status}>
+      {text ? (
+        <Suspense fallback={<div>{text}</div>}>
+          <SafeMarkdown text={text} />
+        </Suspense>
+      ) : turn.status === "streaming" ? (
+        <Spinner size="tiny" label="The agent is working…" labelPosition="after" />
+      ) : turn.status === "stopped" ? null : (
+        <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
+      )}
+      {turn.status === "stopped" ? <Caption1 className={styles.muted}>Stopped.</Caption1> : null}
+    </div>
+  );
+}

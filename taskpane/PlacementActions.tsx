@@ -1,0 +1,46 @@
+/**
+ * The menu of one listed placement: select it, or disconnect exactly that placement (useful for a
+ * placement on a recreated tab, which is under no cell). Loaded lazily with the list.
+ */
+import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from "@fluentui/react-components";
+import { DisconnectIcon, MoreIcon } from "./icons.js";
+
+interface PlacementActionsProps {
+  className?: string;
+  label: string;
+  canSelect: boolean;
+  busy: boolean;
+  onSelect(): void;
+  onDisconnect(): void;
+  /** The menu is controlled: a click on the placeholder button before this loaded still opens it. */
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}
+
+export default function PlacementActions(props: PlacementActionsProps) {
+  const { className, label, canSelect, busy, onSelect, onDisconnect, open, onOpenChange } = props;
+  return (
+    <Menu positioning="below-end" open={open} onOpenChange={(_, data) => onOpenChange(data.open)}>
+      <MenuTrigger disableButtonEnhancement>
+        <Button
+          className={className}
+          appearance="subtle"
+          size="small"
+          icon={<MoreIcon />}
+          aria-label={label}
+          title="Actions"
+        />
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem onClick={onSelect} disabled={!canSelect}>
+            Select in workbook
+          </MenuItem>
+          <MenuItem icon={<DisconnectIcon />} onClick={onDisconnect} disabled={busy}>
+            Disconnect this placement
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}

@@ -1,0 +1,307 @@
+/**
+ * This workbook's placements, grouped by sheet: name, range, sync status, last refresh, and the
+ * same report's placements in other workbooks (read-only). The placement under the active cell is
+ * marked `aria-current`. Clicking a placement selects its range in the workbook.
+ */
+import {
+  Badge,
+  type BadgeProps,
+  Button,
+  Caption1,
+  makeStyles,
+  mergeClasses,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
+import { lazy, memo, Suspense, useEffect, useMemo, useState } from "react";
+import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
+import { type PlacedReport, relativeTime, syncStatusLabel } from "../src/core/workbook.js";
+import type { SheetInfo } from "../src/hosts/host.js";
+import { MoreIcon } from "./icons.js";
+import {
+  type GroupedPlacement,
+  groupBySheet,
+  placementHostLabel,
+  placementsElsewhereByReport,
+  reportKey,
+  sheetNoteText,
+} from "./placementGroups.js";
+
+const useStyles = makeStyles({
+  groups: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },
+  groupHeading: {
+    margin: 0,
+    marginBottom: tokens.spacingVerticalXS,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    color: tokens.colorNeutralForeground3,
+    textTransform: "uppercase",
+    letterSpacing: "0.04em",
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+  },
+  list: {
+    listStyleType: "none",
+    margin: 0,
+    padding: 0,
+    display: "flex",
+    flexDirection: "column",
+    rowGap: tokens.spacingVerticalXS,
+  },
+  item: {
+    position: "relative",
+    display: "flex",
+    flexDirection: "column",
+    minWidth: 0,
+    backgroundColor: tokens.colorNeutralBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    boxShadow: tokens.shadow2,
+  },
+  current: {
+    border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`,
+    backgroundColor: tokens.colorBrandBackground2,
+  },
+  row: { display: "flex", alignItems: "center", minWidth: 0, columnGap: tokens.spacingHorizontalXS },
+  select: {
+    flexGrow: 1,
+    minWidth: 0,
+    display: "flex",
+    flexDirection: "column",
+    alignItems: "flex-start",
+    rowGap: tokens.spacingVerticalXXS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalS}`,
+    border: "none",
+    background: "none",
+    color: "inherit",
+    font: "inherit",
+    textAlign: "start",
+    cursor: "pointer",
+    borderRadius: tokens.borderRadiusMedium,
+    ":hover": { backgroundColor: tokens.colorSubtleBackgroundHover },
+    ":focus-visible": {
+      outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`,
+      outlineOffset: "-2px",
+    },
+  },
+  nameLine: {
+    display: "flex",
+    alignItems: "center",
+    columnGap: tokens.spacingHorizontalS,
+    width: "100%",
+    minWidth: 0,
+  },
+  name: {
+    flexGrow: 1,
+    minWidth: 0,
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  badge: { flexShrink: 0 },
+  meta: {
+    width: "100%",
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+    color: tokens.colorNeutralForeground2,
+  },
+  note: {
+    padding: `0 ${tokens.spacingHorizontalS} ${tokens.spacingVerticalXS}`,
+    color: tokens.colorNeutralForeground3,
+  },
+  warningNote: { color: tokens.colorPaletteMarigoldForeground2 },
+  menuButton: { flexShrink: 0, marginRight: tokens.spacingHorizontalXS },
+  elsewhere: {
+    listStyleType: "none",
+    margin: 0,
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS} ${tokens.spacingVerticalS}`,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
+    display: "flex",
+    flexDirection: "column",
+    rowGap: tokens.spacingVerticalXXS,
+  },
+  elsewhereItem: {
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+    color: tokens.colorNeutralForeground3,
+  },
+});
+
+// The per-placement menu (and the positioning library under it) is not needed for the first paint.
+const PlacementActions = lazy(() => import("./PlacementActions.js"));
+
+const STATUS_COLORS: Record<string, BadgeProps["color"]> = {
+  UP_TO_DATE: "success",
+  CHANGED: "warning",
+};
+
+/** The badge of a sync status: its text from the core, its colour from the status it names. */
+export function SyncBadge({ status, className }: { status: string | null | undefined; className?: string }) {
+  const label = syncStatusLabel(status);
+  const color = (label !== "Unknown" && status && STATUS_COLORS[status]) || "informative";
+  return (
+    <Badge className={className} appearance="tint" color={color} shape="rounded">
+      {label}
+    </Badge>
+  );
+}
+
+/** The range to select for a placement: anchor to end cell ("B2:F20"), or the anchor alone. */
+function selectionRange(p: PlacedReport): string | null {
+  const anchor = placementAnchor(p);
+  if (!anchor) return null;
+  const end = placementEnd(p);
+  return end && end !== anchor ? `${anchor}:${end}` : anchor;
+}
+
+export interface SelectTarget {
+  sheetId: string | null;
+  sheetName: string;
+  range: string;
+}
+
+interface PlacementListProps {
+  here: readonly PlacedReport[];
+  elsewhere: readonly PlacedReport[];
+  sheets: readonly SheetInfo[];
+  current: PlacedReport | null;
+  busyKeys: ReadonlySet<string>;
+  onSelect(target: SelectTarget): void;
+  onDisconnect(placement: PlacedReport): void;
+}
+
+export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
+  const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect } = props;
+  const styles = useStyles();
+  const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
+  // Fetch the menu's code as soon as the list shows, so it is there by the first click.
+  useEffect(() => {
+    void import("./PlacementActions.js");
+  }, []);
+  const others = useMemo(() => placementsElsewhereByReport(elsewhere), [elsewhere]);
+
+  return (
+    <div className={styles.groups}>
+      {groups.map((group) => (
+        <section key={group.sheetName} aria-label={`Sheet ${group.sheetName}`}>
+          <h3 className={styles.groupHeading} title={group.sheetName}>
+            {group.sheetName}
+          </h3>
+          <ul className={styles.list}>
+            {group.placements.map((item) => (
+              <PlacementItem
+                key={item.placement.key}
+                item={item}
+                sheetId={group.sheetId}
+                sheetName={group.sheetName}
+                isCurrent={current?.key === item.placement.key}
+                busy={busyKeys.has(item.placement.key)}
+                otherWorkbooks={others.get(reportKey(item.placement.report)) ?? []}
+                onSelect={onSelect}
+                onDisconnect={onDisconnect}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+});
+
+interface PlacementItemProps {
+  item: GroupedPlacement;
+  sheetId: string | null;
+  sheetName: string;
+  isCurrent: boolean;
+  busy: boolean;
+  otherWorkbooks: readonly PlacedReport[];
+  onSelect(target: SelectTarget): void;
+  onDisconnect(placement: PlacedReport): void;
+}
+
+function PlacementItem(props: PlacementItemProps) {
+  const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect } = props;
+  const styles = useStyles();
+  const p = item.placement;
+  const name = p.report.name;
+  const where = describePlacement(p);
+  const refreshed = relativeTime(p.refreshedAt);
+  const range = selectionRange(p);
+  const select = () => {
+    if (range) onSelect({ sheetId, sheetName, range });
+  };
+  const meta = refreshed ? `${where} · refreshed ${refreshed}` : where;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const actionsLabel = `Actions for ${name} at ${where}`;
+
+  return (
+    <li
+      className={mergeClasses(styles.item, isCurrent && styles.current)}
+      aria-current={isCurrent ? "true" : undefined}
+      data-placement-key={p.key}
+    >
+      <div className={styles.row}>
+        <button
+          type="button"
+          className={styles.select}
+          onClick={select}
+          title={`${name} at ${where}: select it in the workbook`}
+        >
+          <span className={styles.nameLine}>
+            <Text className={styles.name}>{name}</Text>
+            <SyncBadge className={styles.badge} status={p.syncStatus} />
+          </span>
+          <Caption1 className={styles.meta}>{meta}</Caption1>
+        </button>
+        <Suspense
+          fallback={
+            <Button
+              className={styles.menuButton}
+              appearance="subtle"
+              size="small"
+              icon={<MoreIcon />}
+              aria-label={actionsLabel}
+              aria-haspopup="menu"
+              title="Actions"
+              onClick={() => setMenuOpen(true)}
+            />
+          }
+        >
+          <PlacementActions
+            className={styles.menuButton}
+            label={actionsLabel}
+            canSelect={range !== null}
+            busy={busy}
+            onSelect={select}
+            onDisconnect={() => onDisconnect(p)}
+            open={menuOpen}
+            onOpenChange={setMenuOpen}
+          />
+        </Suspense>
+      </div>
+      {item.note ? (
+        <Caption1 className={mergeClasses(styles.note, item.note.kind !== "renamed" && styles.warningNote)}>
+          {sheetNoteText(item.note)}
+        </Caption1>
+      ) : null}
+      {otherWorkbooks.length > 0 ? (
+        <ul className={styles.elsewhere} aria-label={`${name} in other workbooks`}>
+          {otherWorkbooks.map((o) => {
+            const host = placementHostLabel(o.host);
+            const text = `${o.workbookName || o.workbookId}${host ? ` (${host})` : ""} · ${describePlacement(o)}`;
+            return (
+              <li key={o.key} className={styles.elsewhereItem} title={text}>
+                <Caption1>Also in {text}</Caption1>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,323 @@
+/**
+ * The pane's state and actions: settings, the workbook snapshot, the active context, the placement
+ * under it, and disconnecting. Every decision (which placement, which input, which message) is the
+ * core's; this hook only calls the host and keeps the answers.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { findPlacementAt, toDisconnectInput } from "../src/core/placements.js";
+import type { DisconnectInput, Report } from "../src/core/schema.js";
+import {
+  disconnectOutcomeMessage,
+  type PlacedReport,
+  placedReports,
+  planDisconnectAt,
+  replaceReport,
+  splitByWorkbook,
+} from "../src/core/workbook.js";
+import type { ActiveContext, PublicSettings, SheetInfo, SpreadsheetHost } from "../src/hosts/host.js";
+import { errorMessage } from "./errorMessage.js";
+
+export type PanePhase =
+  /** Reading settings or the workbook for the first time. */
+  | "loading"
+  /** No tenant URL or API key yet: Settings comes first. */
+  | "needs-settings"
+  | "ready"
+  /** Nothing could be loaded; `loadError` says why. */
+  | "error";
+
+export interface Notice {
+  intent: "success" | "warning" | "error" | "info";
+  message: string;
+}
+
+export interface Outcome {
+  ok: boolean;
+  message: string;
+}
+
+/** Whether the pane can list reports: a tenant URL and an API key are set. */
+export function isConnected(settings: PublicSettings | null): boolean {
+  return settings != null && settings.tenantUrl.trim() !== "" && settings.apiKeySet;
+}
+
+export interface PaneState {
+  phase: PanePhase;
+  settings: PublicSettings | null;
+  loadError: string | null;
+  /** A refresh is running (the list stays visible meanwhile). */
+  refreshing: boolean;
+  problems: string[];
+  context: ActiveContext | null;
+  sheets: SheetInfo[];
+  /** Every placement of every report loaded (kept as one array: the core caches its index on it). */
+  placed: PlacedReport[];
+  here: PlacedReport[];
+  elsewhere: PlacedReport[];
+  /** The placement under the active cell. */
+  current: PlacedReport | null;
+  /** Keys of placements being disconnected. */
+  busyKeys: ReadonlySet<string>;
+  reload(): Promise<void>;
+  applySettings(settings: PublicSettings): void;
+  /** "Disconnect report here" at a context (the active one by default). */
+  disconnectAt(at?: ActiveContext): Promise<Outcome>;
+  /** Disconnects one listed placement (for example one on a recreated tab, under no cell). */
+  disconnectPlacement(placement: PlacedReport): Promise<Outcome>;
+}
+
+export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
+  const [phase, setPhase] = useState<PanePhase>("loading");
+  const [settings, setSettings] = useState<PublicSettings | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [context, setContextState] = useState<ActiveContext | null>(null);
+  const [sheets, setSheetsState] = useState<SheetInfo[]>([]);
+  const [reports, setReportsState] = useState<Report[]>([]);
+  const [busyKeys, setBusyKeys] = useState<ReadonlySet<string>>(() => new Set());
+
+  // The latest values, written when they are set (not when React renders next), so that a command
+  // arriving right after a load or a disconnect plans against what is really there.
+  const live = useRef<{ reports: Report[]; context: ActiveContext | null; sheets: SheetInfo[] }>({
+    reports: [],
+    context: null,
+    sheets: [],
+  });
+  const setContext = useCallback((next: ActiveContext) => {
+    live.current.context = next;
+    setContextState(next);
+  }, []);
+  const setSheets = useCallback((next: SheetInfo[]) => {
+    live.current.sheets = next;
+    setSheetsState(next);
+  }, []);
+  const setReports = useCallback((next: Report[]) => {
+    live.current.reports = next;
+    setReportsState(next);
+  }, []);
+
+  // One placed array per reports array: the core caches its lookup index on the array.
+  const placedCache = useRef<{ reports: Report[]; placed: PlacedReport[] } | null>(null);
+  const placedOf = useCallback((list: Report[]): PlacedReport[] => {
+    if (placedCache.current?.reports !== list)
+      placedCache.current = { reports: list, placed: placedReports(list) };
+    return placedCache.current.placed;
+  }, []);
+
+  const placed = placedOf(reports);
+  const workbookId = context?.workbookId ?? "";
+  const { here, elsewhere } = useMemo(() => splitByWorkbook(placed, workbookId), [placed, workbookId]);
+  const current = useMemo(
+    () => (context ? (findPlacementAt(placed, context) ?? null) : null),
+    [placed, context],
+  );
+  const notifyRef = useRef(notify);
+  notifyRef.current = notify;
+  const mounted = useRef(true);
+  const loadSeq = useRef(0);
+  const loading = useRef<Promise<void> | null>(null);
+  const inFlight = useRef(new Map<string, Promise<Outcome>>());
+
+  /** `quiet`: a refresh that keeps the list shown when it fails. */
+  const loadWorkbook = useCallback(
+    (quiet: boolean): Promise<void> => {
+      const seq = ++loadSeq.current;
+      setRefreshing(true);
+      const run = (async () => {
+        try {
+          const snapshot = await host.loadWorkbook();
+          if (!mounted.current || seq !== loadSeq.current) return;
+          setContext(snapshot.context);
+          setSheets(snapshot.sheets);
+          setReports(snapshot.reports);
+          setProblems(snapshot.problems);
+          setLoadError(null);
+          setPhase("ready");
+        } catch (error) {
+          if (!mounted.current || seq !== loadSeq.current) return;
+          setLoadError(errorMessage(error));
+          // Keep what is listed when a refresh fails; only a first load turns into an error.
+          setPhase((p) => (quiet && p === "ready" ? p : "error"));
+        } finally {
+          if (mounted.current && seq === loadSeq.current) setRefreshing(false);
+        }
+      })();
+      loading.current = run;
+      return run;
+    },
+    [host, setContext, setSheets, setReports],
+  );
+
+  const start = useCallback(async (): Promise<void> => {
+    setLoadError(null);
+    setRefreshing(true);
+    let s: PublicSettings;
+    try {
+      s = await host.platform.getSettings();
+    } catch (error) {
+      if (!mounted.current) return;
+      setLoadError(errorMessage(error));
+      setPhase("error");
+      setRefreshing(false);
+      return;
+    }
+    if (!mounted.current) return;
+    setSettings(s);
+    if (!isConnected(s)) {
+      setPhase("needs-settings");
+      setRefreshing(false);
+      return;
+    }
+    await loadWorkbook(false);
+  }, [host, loadWorkbook]);
+
+  // Once per host: StrictMode's second effect run in development must not load twice.
+  const startedFor = useRef<SpreadsheetHost | null>(null);
+  useEffect(() => {
+    mounted.current = true;
+    if (startedFor.current !== host) {
+      startedFor.current = host;
+      loading.current = start();
+    }
+    return () => {
+      mounted.current = false;
+    };
+  }, [host, start]);
+
+  const reload = useCallback(async () => {
+    if (!settings) return start();
+    if (!isConnected(settings)) {
+      setPhase("needs-settings");
+      return;
+    }
+    return loadWorkbook(true);
+  }, [settings, start, loadWorkbook]);
+
+  const applySettings = useCallback(
+    (next: PublicSettings) => {
+      setSettings(next);
+      if (isConnected(next)) void loadWorkbook(false);
+      else setPhase("needs-settings");
+    },
+    [loadWorkbook],
+  );
+
+  // Follow the selection. A sheet renamed in place is renamed here too; an unknown sheet (added,
+  // or a tab recreated under a new id) or another workbook means the snapshot is stale: reload.
+  useEffect(() => {
+    return host.onContextChanged((ctx) => {
+      const { context: previous, sheets: known } = live.current;
+      setContext(ctx);
+      if (!previous) return;
+      if (previous.workbookId !== ctx.workbookId) {
+        void loadWorkbook(true);
+        return;
+      }
+      if (ctx.sheetId == null) return;
+      const sheet = known.find((s) => s.id === ctx.sheetId);
+      if (!sheet) void loadWorkbook(true);
+      else if (sheet.name !== ctx.sheetName) {
+        setSheets(known.map((s) => (s.id === ctx.sheetId ? { ...s, name: ctx.sheetName } : s)));
+      }
+    });
+  }, [host, loadWorkbook, setContext, setSheets]);
+
+  const markBusy = useCallback((key: string, busy: boolean) => {
+    setBusyKeys((prev) => {
+      const next = new Set(prev);
+      if (busy) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  }, []);
+
+  /** One request per placement at a time: a second ask while one runs gets the same outcome. */
+  const runDisconnect = useCallback(
+    (placement: PlacedReport, input: DisconnectInput): Promise<Outcome> => {
+      const running = inFlight.current.get(placement.key);
+      if (running) return running;
+      const run = (async (): Promise<Outcome> => {
+        try {
+          const returned = await host.platform.disconnect(
+            placement.report.deploymentId,
+            placement.report.id,
+            input,
+          );
+          if (mounted.current) setReports(replaceReport(live.current.reports, returned));
+          const outcome = disconnectOutcomeMessage(placement, returned);
+          notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
+          return outcome;
+        } catch (error) {
+          const message = errorMessage(error);
+          notifyRef.current({ intent: "error", message });
+          return { ok: false, message };
+        } finally {
+          inFlight.current.delete(placement.key);
+          if (mounted.current) markBusy(placement.key, false);
+        }
+      })();
+      inFlight.current.set(placement.key, run);
+      markBusy(placement.key, true);
+      return run;
+    },
+    [host, markBusy, setReports],
+  );
+
+  const disconnectAt = useCallback(
+    async (at?: ActiveContext): Promise<Outcome> => {
+      // A command can arrive while the list is still loading: plan against the loaded list.
+      if (loading.current) await loading.current.catch(() => undefined);
+      const where = at ?? live.current.context;
+      if (!where) {
+        const message = "The workbook is not loaded yet. Try again in a moment.";
+        notifyRef.current({ intent: "warning", message });
+        return { ok: false, message };
+      }
+      const plan = planDisconnectAt(placedOf(live.current.reports), where);
+      if (plan.kind === "nothing-here") {
+        notifyRef.current({ intent: "warning", message: plan.message });
+        return { ok: false, message: plan.message };
+      }
+      return runDisconnect(plan.placement, plan.input);
+    },
+    [runDisconnect, placedOf],
+  );
+
+  const disconnectPlacement = useCallback(
+    (placement: PlacedReport) =>
+      runDisconnect(placement, toDisconnectInput(placement, live.current.context ?? undefined)),
+    [runDisconnect],
+  );
+
+  // Commands from outside the pane: the cell's right-click menu, an add-on menu item.
+  useEffect(() => {
+    return host.onCommand((command) => {
+      if (command.type !== "disconnect-here") return;
+      setContext(command.context);
+      void disconnectAt(command.context).then(
+        (outcome) => command.done(outcome),
+        (error: unknown) => command.done({ ok: false, message: errorMessage(error) }),
+      );
+    });
+  }, [host, disconnectAt, setContext]);
+
+  return {
+    phase,
+    settings,
+    loadError,
+    refreshing,
+    problems,
+    context,
+    sheets,
+    placed,
+    here,
+    elsewhere,
+    current,
+    busyKeys,
+    reload,
+    applySettings,
+    disconnectAt,
+    disconnectPlacement,
+  };
+}

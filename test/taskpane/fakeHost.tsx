@@ -1,0 +1,410 @@
+/**
+ * A small in-memory SpreadsheetHost for the task pane's tests, and helpers to render the pane into
+ * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
+ */
+import { act } from "react";
+import type { AgentAnswer, ChatMessage } from "../../src/core/chat.js";
+import { applyDisconnect } from "../../src/core/placements.js";
+import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
+import type {
+  ActiveContext,
+  AskInput,
+  AskOptions,
+  HostCommand,
+  PublicSettings,
+  ScimUserPage,
+  SettingsPatch,
+  SheetInfo,
+  SpreadsheetHost,
+  WorkbookSnapshot,
+} from "../../src/hosts/host.js";
+import { mountTaskPane } from "../../taskpane/mount.js";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// jsdom lacks a few browser APIs Fluent reaches for.
+if (typeof window !== "undefined") {
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
+  })) as unknown as typeof window.matchMedia;
+  (globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+
+export const WORKBOOK_ID = "wb-1";
+export const SALES_ID = "sheet-sales";
+export const REGIONS_ID = "sheet-regions";
+export const PIPELINE_ID = "sheet-pipeline-new";
+
+export const SHEETS: SheetInfo[] = [
+  { id: SALES_ID, name: "Sales" },
+  { id: REGIONS_ID, name: "Regions" },
+  { id: PIPELINE_ID, name: "Pipeline" },
+];
+
+const owner = { id: 1, email: "ann@example.com", firstName: "Ann", picture: null };
+
+export function report(id: number, name: string, placements: ReportPlacement[]): Report {
+  return {
+    id,
+    publicId: `abcdefghij${String(id).padStart(2, "0")}`,
+    deploymentId: 1,
+    userId: 1,
+    user: owner,
+    name,
+    refreshedByUser: owner,
+    createdAt: "2024-01-01",
+    updatedAt: "2024-01-02",
+    type: "REPORT",
+    externalWorkbookPlacements: placements,
+  };
+}
+
+const HOUR = 3600_000;
+export function hoursAgo(h: number): string {
+  return new Date(Date.now() - h * HOUR).toISOString();
+}
+
+/** Revenue by region: two placements here (Sales, Regions renamed from Regional), one elsewhere. */
+export function demoReports(): Report[] {
+  return [
+    report(101, "Revenue by region", [
+      {
+        id: "p-rev-sales",
+        workbookId: WORKBOOK_ID,
+        workbookName: "Q3.xlsx",
+        host: "EXCEL",
+        sheetId: SALES_ID,
+        sheetName: "Sales",
+        anchorCell: "B2",
+        resultLocation: "Sales!B2",
+        endResultCell: "F20",
+        syncStatus: "UP_TO_DATE",
+        refreshedAt: hoursAgo(3),
+      },
+      {
+        id: "p-rev-regions",
+        workbookId: WORKBOOK_ID,
+        workbookName: "Q3.xlsx",
+        host: "EXCEL",
+        sheetId: REGIONS_ID,
+        sheetName: "Regional",
+        anchorCell: "A1",
+        resultLocation: "Regional!A1",
+        endResultCell: "C5",
+        syncStatus: "CHANGED",
+        refreshedAt: hoursAgo(26),
+      },
+      {
+        id: "p-rev-board",
+        workbookId: "wb-other",
+        workbookName: "Board Pack 2024",
+        host: "GOOGLE_SHEETS",
+        sheetId: "0",
+        sheetName: "KPIs",
+        anchorCell: "A1",
+        resultLocation: "KPIs!A1",
+        endResultCell: "D9",
+        syncStatus: "UP_TO_DATE",
+      },
+    ]),
+    report(102, "Pipeline by stage", [
+      {
+        // An older placement: no id; stored under the tab's previous id (the tab was recreated).
+        workbookId: WORKBOOK_ID,
+        sheetId: "sheet-pipeline-old",
+        sheetName: "Pipeline",
+        anchorCell: "B3",
+        resultLocation: "Pipeline!B3",
+        endResultCell: "E12",
+        syncStatus: "UNKNOWN",
+      },
+    ]),
+    report(103, "Top customers", [
+      {
+        id: "p-top",
+        workbookId: WORKBOOK_ID,
+        sheetId: SALES_ID,
+        sheetName: "Sales",
+        anchorCell: "H2",
+        resultLocation: "Sales!H2",
+        endResultCell: "J10",
+        // What the client's tolerant parsing makes of a status it does not know.
+        syncStatus: null,
+      },
+    ]),
+  ];
+}
+
+export function ctx(sheetName: string, cell: string, sheetId: string | null = null): ActiveContext {
+  const id = sheetId ?? SHEETS.find((s) => s.name === sheetName)?.id ?? null;
+  return { workbookId: WORKBOOK_ID, workbookName: "Q3 Revenue Review.xlsx", sheetId: id, sheetName, cell };
+}
+
+export const CONNECTED: PublicSettings = {
+  tenantUrl: "https://acme.example.com",
+  deploymentId: 1,
+  chatUrl: "https://ai.example.com/api/v1/public/acme/agents/a1/chat/stream-chat-state",
+  externalId: "ann",
+  email: "ann@example.com",
+  userAttributes: [],
+  apiKeySet: true,
+  agentApiKeySet: true,
+  scimTokenSet: false,
+};
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export interface FakeHostOptions {
+  settings?: PublicSettings;
+  reports?: Report[];
+  context?: ActiveContext;
+  problems?: string[];
+  /** Makes loadWorkbook fail with this error (until cleared). */
+  loadError?: unknown;
+  /** Holds each disconnect until the test releases it. */
+  holdDisconnects?: boolean;
+  ask?: (request: AskInput, options: AskOptions) => Promise<AgentAnswer>;
+  scimPages?: ScimUserPage[];
+}
+
+export class FakeHost implements SpreadsheetHost {
+  readonly kind = "preview" as const;
+  readonly label = "Preview";
+  settings: PublicSettings;
+  reports: Report[];
+  context: ActiveContext;
+  problems: string[];
+  loadError: unknown;
+  holdDisconnects: boolean;
+  readonly calls = {
+    loadWorkbook: 0,
+    disconnect: [] as { deploymentId: number; reportId: number; input: DisconnectInput }[],
+    selectRange: [] as { sheetId: string | null; sheetName: string; range: string }[],
+    saveSettings: [] as SettingsPatch[],
+    ask: [] as AskInput[],
+    abortChat: [] as string[],
+    listScimUsers: [] as { count: number; startIndex: number }[],
+  };
+  readonly pendingDisconnects: Deferred<void>[] = [];
+  private contextListeners = new Set<(c: ActiveContext) => void>();
+  private commandListeners = new Set<(c: HostCommand) => void>();
+  private askImpl: FakeHostOptions["ask"];
+  private scimPages: ScimUserPage[];
+
+  constructor(options: FakeHostOptions = {}) {
+    this.settings = options.settings ?? CONNECTED;
+    this.reports = options.reports ?? demoReports();
+    this.context = options.context ?? ctx("Sales", "A1");
+    this.problems = options.problems ?? [];
+    this.loadError = options.loadError;
+    this.holdDisconnects = options.holdDisconnects ?? false;
+    this.askImpl = options.ask;
+    this.scimPages = options.scimPages ?? [];
+  }
+
+  readonly platform = {
+    getSettings: async () => this.settings,
+    saveSettings: async (patch: SettingsPatch) => {
+      this.calls.saveSettings.push(patch);
+      const { apiKey, agentApiKey, scimToken, ...rest } = patch;
+      this.settings = {
+        ...this.settings,
+        ...rest,
+        apiKeySet: apiKey !== undefined ? apiKey !== "" : this.settings.apiKeySet,
+        agentApiKeySet: agentApiKey !== undefined ? agentApiKey !== "" : this.settings.agentApiKeySet,
+        scimTokenSet: scimToken !== undefined ? scimToken !== "" : this.settings.scimTokenSet,
+      };
+      return this.settings;
+    },
+    listDeployments: async () => [
+      { id: 1, name: "Production" },
+      { id: 2, name: "Staging" },
+    ],
+    disconnect: async (deploymentId: number, reportId: number, input: DisconnectInput) => {
+      this.calls.disconnect.push({ deploymentId, reportId, input });
+      if (this.holdDisconnects) {
+        const gate = deferred<void>();
+        this.pendingDisconnects.push(gate);
+        await gate.promise;
+      }
+      const current = this.reports.find((r) => r.id === reportId && r.deploymentId === deploymentId);
+      if (!current) throw { kind: "not-found", message: "Not found (404)." };
+      const { report: next } = applyDisconnect(current, input);
+      this.reports = this.reports.map((r) => (r === current ? next : r));
+      return next;
+    },
+    listScimUsers: async (page: { count: number; startIndex: number }) => {
+      this.calls.listScimUsers.push(page);
+      const found = this.scimPages.find((p) => p.startIndex === page.startIndex);
+      return found ?? { users: [], totalResults: 0, startIndex: page.startIndex, itemsPerPage: page.count };
+    },
+    ask: async (request: AskInput, options: AskOptions = {}) => {
+      this.calls.ask.push(request);
+      if (!this.askImpl) throw new Error("no agent in this test");
+      return this.askImpl(request, options);
+    },
+    abortChat: async (chatId: string) => {
+      this.calls.abortChat.push(chatId);
+    },
+  };
+
+  async activeContext() {
+    return this.context;
+  }
+
+  async loadWorkbook(): Promise<WorkbookSnapshot> {
+    this.calls.loadWorkbook += 1;
+    if (this.loadError !== undefined) throw this.loadError;
+    return { context: this.context, sheets: SHEETS, reports: this.reports, problems: this.problems };
+  }
+
+  onContextChanged(listener: (c: ActiveContext) => void) {
+    this.contextListeners.add(listener);
+    return () => this.contextListeners.delete(listener);
+  }
+
+  async selectRange(target: { sheetId: string | null; sheetName: string; range: string }) {
+    this.calls.selectRange.push(target);
+  }
+
+  onCommand(listener: (c: HostCommand) => void) {
+    this.commandListeners.add(listener);
+    return () => this.commandListeners.delete(listener);
+  }
+
+  theme(): "light" | "dark" {
+    return "light";
+  }
+
+  onThemeChanged() {
+    return () => {};
+  }
+
+  /** The user moves the selection. */
+  select(context: ActiveContext) {
+    this.context = context;
+    for (const l of this.contextListeners) l(context);
+  }
+
+  /** The right-click "Disconnect report here"; resolves with what the pane reported. */
+  command(context: ActiveContext): Promise<{ ok: boolean; message: string }> {
+    return new Promise((resolve) => {
+      for (const l of this.commandListeners) l({ type: "disconnect-here", context, done: resolve });
+    });
+  }
+}
+
+/** Lets promises, timers and React settle. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
+  }
+}
+
+export interface Rendered {
+  container: HTMLElement;
+  unmount(): void;
+}
+
+export async function renderPane(host: SpreadsheetHost): Promise<Rendered> {
+  const container = document.createElement("div");
+  document.body.append(container);
+  let unmount: () => void = () => {};
+  await act(async () => {
+    unmount = mountTaskPane(container, host);
+  });
+  await settle();
+  return {
+    container,
+    unmount: () => {
+      act(() => unmount());
+      container.remove();
+    },
+  };
+}
+
+export function buttonByName(root: ParentNode, name: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll("button")].find(
+    (b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name,
+  );
+  if (!found) throw new Error(`no button named "${name}"`);
+  return found;
+}
+
+export function queryButton(root: ParentNode, name: string): HTMLButtonElement | undefined {
+  return [...root.querySelectorAll("button")].find(
+    (b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name,
+  );
+}
+
+export async function click(el: Element): Promise<void> {
+  await act(async () => {
+    (el as HTMLElement).click();
+  });
+}
+
+/** The input a `<label>` with this text labels. */
+export function fieldByLabel(root: ParentNode, text: string): HTMLInputElement | HTMLTextAreaElement {
+  const label = [...root.querySelectorAll("label")].find((l) => l.textContent?.trim() === text);
+  if (!label) throw new Error(`no label "${text}"`);
+  const id = label.getAttribute("for");
+  const el = id ? document.getElementById(id) : null;
+  if (!el) throw new Error(`label "${text}" labels nothing`);
+  return el as HTMLInputElement | HTMLTextAreaElement;
+}
+
+/** Types into a React-controlled input the way a user does. */
+export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value: string): Promise<void> {
+  const proto =
+    el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, "value")?.set;
+  await act(async () => {
+    setter?.call(el, value);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+
+export type { ChatMessage };
+
+/** Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error. */
+export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 10));
+      });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The pane's small pure helpers: user attribute values, safe links, and where a placement stands
+ * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
+ */
+import { describe, expect, it } from "vitest";
+import { placedReports } from "../../src/core/workbook.js";
+import { safeUrl } from "../../taskpane/markdown.js";
+import { groupBySheet, locatePlacement, placementHostLabel } from "../../taskpane/placementGroups.js";
+import {
+  formatAttributeValue,
+  parseAttributeValue,
+  rowsToAttributes,
+} from "../../taskpane/userAttributes.js";
+import { demoReports, SHEETS, WORKBOOK_ID } from "./fakeHost.js";
+
+describe("user attribute values", () => {
+  it("reads numbers, booleans, comma lists and text", () => {
+    expect(parseAttributeValue("42")).toBe(42);
+    expect(parseAttributeValue("-3.5")).toBe(-3.5);
+    expect(parseAttributeValue("true")).toBe(true);
+    expect(parseAttributeValue("false")).toBe(false);
+    expect(parseAttributeValue("EMEA, APAC")).toEqual(["EMEA", "APAC"]);
+    expect(parseAttributeValue("1, 2,x")).toEqual([1, 2, "x"]);
+    expect(parseAttributeValue("  Sales team ")).toBe("Sales team");
+    expect(parseAttributeValue("")).toBeNull();
+    expect(parseAttributeValue("0x10")).toBe("0x10");
+  });
+
+  it("writes values back as the text they are read from", () => {
+    for (const v of [42, true, "EMEA", ["a", 1], null] as const) {
+      expect(parseAttributeValue(formatAttributeValue(v as never))).toEqual(v);
+    }
+  });
+
+  it("ignores rows without a name", () => {
+    expect(
+      rowsToAttributes([
+        { name: " region ", value: "EMEA" },
+        { name: "", value: "x" },
+      ]),
+    ).toEqual([{ name: "region", value: "EMEA" }]);
+  });
+});
+
+describe("safe links", () => {
+  it("keeps http, https and mailto only", () => {
+    expect(safeUrl("https://example.com/a")).toBe("https://example.com/a");
+    expect(safeUrl("http://example.com")).toBe("http://example.com");
+    expect(safeUrl("mailto:ann@example.com")).toBe("mailto:ann@example.com");
+    expect(safeUrl("javascript:alert(1)")).toBeUndefined();
+    expect(safeUrl(" JavaScript:alert(1)")).toBeUndefined();
+    expect(safeUrl("data:text/html,<b>x</b>")).toBeUndefined();
+    expect(safeUrl("vbscript:x")).toBeUndefined();
+    expect(safeUrl("/relative")).toBeUndefined();
+  });
+});
+
+describe("placements by sheet", () => {
+  const here = placedReports(demoReports()).filter((p) => p.workbookId === WORKBOOK_ID);
+
+  it("shows a renamed sheet's placements under its current name (the sheet id matches)", () => {
+    const p = here.find((x) => x.id === "p-rev-regions")!;
+    expect(locatePlacement(p, SHEETS)).toEqual({
+      sheetName: "Regions",
+      sheetId: "sheet-regions",
+      note: { kind: "renamed", from: "Regional" },
+    });
+  });
+
+  it("notes a tab recreated under the same name (the stored id is gone, the name is there)", () => {
+    const p = here.find((x) => x.report.id === 102)!;
+    expect(locatePlacement(p, SHEETS).note).toEqual({ kind: "recreated" });
+  });
+
+  it("notes a sheet that is gone, and matches a placement without a sheet id by name", () => {
+    const gone = { ...here[0]!, sheetId: "nope", sheetName: "Old", resultLocation: "Old!A1" };
+    expect(locatePlacement(gone, SHEETS)).toMatchObject({ sheetName: "Old", note: { kind: "missing" } });
+    const byName = { ...here[0]!, sheetId: null };
+    expect(locatePlacement(byName, SHEETS)).toMatchObject({ sheetName: "Sales", note: null });
+  });
+
+  it("orders groups as the workbook orders its sheets, placements top to bottom", () => {
+    const groups = groupBySheet(here, SHEETS);
+    expect(groups.map((g) => g.sheetName)).toEqual(["Sales", "Regions", "Pipeline"]);
+    expect(groups[0]!.placements.map((i) => i.placement.anchorCell)).toEqual(["B2", "H2"]);
+  });
+
+  it("names hosts for people", () => {
+    expect(placementHostLabel("EXCEL")).toBe("Excel");
+    expect(placementHostLabel("GOOGLE_SHEETS")).toBe("Google Sheets");
+    expect(placementHostLabel(null)).toBeNull();
+  });
+});
