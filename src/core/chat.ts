@@ -10,6 +10,12 @@
  *   stream starts that message afresh, even when it is a delta; messages the new stream does not
  *   resend are kept.
  * - `sort` ordering puts messages without a `sort` after those with one, in first-seen order.
+ *
+ * The client is written sans-I/O, like the platform client (client.ts): the request, the reading of
+ * a status, the retry decision and the meaning of the answer's lines are shared by two thin
+ * runners, `createAgentChat` over an async transport (it reads the answer as it streams) and
+ * `createSyncAgentChat` over a synchronous one (Apps Script, where a server function cannot return
+ * a promise and UrlFetchApp answers whole).
  */
 import { errorFromStatus, invalidResponse, PlatformError, redact, serviceMessageOf } from "./errors.js";
 import {
@@ -19,13 +25,15 @@ import {
   ChatRequestSchema,
   type SessionSettings,
 } from "./schema.js";
-import type { HttpResponse, Transport } from "./transport.js";
 import {
   type ByteSource,
   fetchTransport,
+  type HttpResponse,
   iterateChunks,
   readBodyText,
   requireSecureUrl,
+  type SyncTransport,
+  type Transport,
 } from "./transport.js";
 
 export type { ChatMessage } from "./schema.js";
@@ -436,6 +444,301 @@ export interface AgentChat {
   abort(chatId: string, sessionSettings?: SessionSettings): Promise<boolean>;
 }
 
+export interface SyncAgentChatOptions {
+  /** The agent's chat URL from its settings; its path ends in `/chat/stream-chat-state`. */
+  chatUrl: string;
+  /** An API key with access to the agent (spec 5 rule 6). */
+  apiKey: string;
+  /** Answers at once and whole (Apps Script's UrlFetchApp). */
+  transport: SyncTransport;
+  /** Blocking wait before retry 1 and 2 (Utilities.sleep in Apps Script). */
+  sleep: (ms: number) => void;
+  /** Used when a request carries none. */
+  sessionSettings?: SessionSettings;
+  /** Clock for generated message ids. */
+  now?: () => number;
+  /** Waits before retry 1 and 2, in ms. */
+  retryDelaysMs?: readonly number[];
+}
+
+/** The agent chat for runtimes where a call answers at once and whole (Apps Script). */
+export interface SyncAgentChat {
+  /** Asks the agent and reads the whole answer; throws the same PlatformErrors as `AgentChat.ask`. */
+  ask(request: AskRequest): AgentAnswer;
+  /** Stops a running answer. Returns true on 2xx; 404 throws "not-found", 403 "forbidden". */
+  abort(chatId: string, sessionSettings?: SessionSettings): boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request, response and lines, shared by both runners.
+
+/** The checked chat URL: spec 5 rule 1 (HTTPS only) and the agent chat path. */
+function chatUrlOf(chatUrl: string, apiKey: string): URL {
+  const url = requireSecureUrl(chatUrl, "The agent chat URL");
+  // Sending "Api-Key " with nothing after it would only earn a 401 with a vaguer message.
+  if (!apiKey.trim()) {
+    throw new PlatformError("unauthorized", "No agent API key is set. Paste one in Settings.");
+  }
+  if (!url.pathname.endsWith(CHAT_PATH_SUFFIX)) {
+    throw new PlatformError(
+      "bad-request",
+      `The agent chat URL must end in ${CHAT_PATH_SUFFIX}. Copy it from the agent's settings in the Reporting Platform.`,
+    );
+  }
+  return url;
+}
+
+// Spec 5 rule 6: the chat takes `Api-Key`, not `Bearer` like the management API.
+function chatHeaders(apiKey: string): Record<string, string> {
+  return {
+    "Content-Type": "application/json",
+    Accept: "application/x-ndjson, application/json",
+    Authorization: `Api-Key ${apiKey}`,
+  };
+}
+
+function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): PlatformError {
+  const first = issues[0];
+  const where = first && first.path.length > 0 ? `${first.path.map(String).join(".")}: ` : "";
+  return new PlatformError(
+    "bad-request",
+    `The question could not be sent (${where}${first?.message ?? "invalid request"}). Check the agent settings (external id, user attributes).`,
+  );
+}
+
+/**
+ * platform-api.md: `externalId` must be lowercase and trimmed. Normalising it here beats a refusal
+ * from the service for a setting typed with a capital letter.
+ */
+function normalizeSessionSettings(settings: SessionSettings | undefined): SessionSettings | undefined {
+  if (!settings || typeof settings.externalId !== "string") return settings;
+  return { ...settings, externalId: settings.externalId.trim().toLowerCase() };
+}
+
+function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** A chat POST, ready for either kind of transport. */
+interface ChatHttpRequest {
+  method: "POST";
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What a non-2xx answer means, in words that say what to do (the key redacted). */
+function chatStatusError(
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  action: string,
+  secrets: readonly string[],
+): PlatformError {
+  return errorFromStatus(status, text, headers, { credential: "agent-key", action, secrets });
+}
+
+/**
+ * A failed attempt as a PlatformError: one the transport or the status gave, else a network error.
+ * The detail goes into the message as well as the cause: a cause does not survive the JSON an Apps
+ * Script server function answers with.
+ */
+function chatAttemptFailure(
+  error: unknown,
+  url: URL,
+  action: string,
+  secrets: readonly string[],
+): PlatformError {
+  if (error instanceof PlatformError) return error;
+  const detail = error instanceof Error ? redact(error.message, secrets) : "";
+  return new PlatformError(
+    "network",
+    `Could not reach the agent at ${url.host} to ${action}${detail ? ` (${detail})` : ""}. Check your connection and the agent chat URL in Settings, then try again.`,
+    { cause: error instanceof Error ? new Error(detail) : undefined },
+  );
+}
+
+/**
+ * How long to wait before retrying after failed attempt `attempt` (1-based), or null to give up.
+ * Network failures, 408, 429 and 5xx are retried at most twice; safe because every attempt carries
+ * the same messageId (platform-api.md: only then is the POST idempotent), and nothing of an answer
+ * has been read yet. A `Retry-After` is honoured up to MAX_RETRY_AFTER_MS.
+ */
+function chatRetryDelay(
+  attempt: number,
+  failure: PlatformError,
+  retryDelaysMs: readonly number[],
+): number | null {
+  if (!(failure.kind === "network" || (failure.status != null && isTransientStatus(failure.status)))) {
+    return null;
+  }
+  const planned = retryDelaysMs.slice(0, MAX_RETRIES)[attempt - 1];
+  if (planned === undefined) return null;
+  const retryAfterMs = failure.retryAfterSeconds != null ? failure.retryAfterSeconds * 1000 : 0;
+  if (retryAfterMs > MAX_RETRY_AFTER_MS) return null;
+  return Math.max(planned, retryAfterMs);
+}
+
+/** The POST that stops a running answer: `/chat/abort` beside the chat URL, `{chatId, sessionSettings}`. */
+function abortRequestOf(
+  options: { chatUrl: string; apiKey: string; sessionSettings?: SessionSettings },
+  chatId: string,
+  sessionSettings: SessionSettings | undefined,
+): { url: URL; request: ChatHttpRequest } {
+  const url = new URL(chatUrlOf(options.chatUrl, options.apiKey).href);
+  url.pathname = url.pathname.slice(0, -CHAT_PATH_SUFFIX.length) + ABORT_PATH_SUFFIX;
+  const settings = normalizeSessionSettings(sessionSettings ?? options.sessionSettings);
+  const body = JSON.stringify(settings ? { chatId, sessionSettings: settings } : { chatId });
+  return { url, request: { method: "POST", url: url.href, headers: chatHeaders(options.apiKey), body } };
+}
+
+/** An `{"error": ...}` line (no id, no role) carries its text in `error` (a string or `{message}`). */
+function streamErrorOf(line: unknown): string | null {
+  if (line === null || typeof line !== "object" || Array.isArray(line)) return null;
+  const rec = line as Record<string, unknown>;
+  if (rec.id !== undefined || rec.role !== undefined || rec.error == null) return null;
+  return serviceMessageOf(JSON.stringify({ error: rec.error })) ?? "unknown error";
+}
+
+/**
+ * One question, sans I/O: the requests to send and what the decoded lines of each answer mean. A
+ * runner sends `nextLeg()`, feeds the answer's lines to `take` (and its unreadable ones to
+ * `invalidLine`), then asks `endLeg()` whether to send the resumed request or read `answer()`.
+ */
+interface ChatRun {
+  readonly url: URL;
+  readonly secrets: readonly string[];
+  /** The conversation id known so far (the request's, or a new conversation's `__cutoff__`). */
+  readonly chatId: string | null;
+  /** The POST of the next leg: the question, or its resumption (same messageId, the chat id known so far). */
+  nextLeg(): ChatHttpRequest;
+  /**
+   * Takes one decoded line of the leg. A message is merged and handed to `seen`; then
+   * `__aborted__` throws "aborted", and `__suspended__` ends the leg (returns true: nothing after
+   * it belongs to this run). An `{"error": ...}` line throws "stream".
+   */
+  take(line: unknown, seen?: (message: MergedChatMessage) => void): boolean;
+  /** A line of the leg that was not JSON. */
+  invalidLine(): void;
+  /**
+   * The leg is read. True: it was suspended, send `nextLeg()` to resume. False: the answer is
+   * whole. Throws "stream" on a second suspension, "invalid-response" when nothing was NDJSON.
+   */
+  endLeg(): boolean;
+  messages(): MergedChatMessage[];
+  answer(): AgentAnswer;
+}
+
+function startChatRun(
+  options: { chatUrl: string; apiKey: string; sessionSettings?: SessionSettings; now?: () => number },
+  request: AskRequest,
+): ChatRun {
+  const url = chatUrlOf(options.chatUrl, options.apiKey);
+  const secrets = [options.apiKey];
+  const candidate = {
+    input: request.input,
+    // An empty chat id is no conversation (a sidebar may send "" for none).
+    chatId: request.chatId || undefined,
+    messageId: request.messageId ?? `${(options.now ?? Date.now)()}-message`,
+    sessionSettings: normalizeSessionSettings(request.sessionSettings ?? options.sessionSettings),
+  };
+  const parsed = ChatRequestSchema.safeParse(candidate);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  const chatRequest: ChatRequest = parsed.data;
+  if (chatRequest.input === undefined && !chatRequest.chatId) {
+    throw new PlatformError("bad-request", "Type a question first.");
+  }
+  const messageId = chatRequest.messageId as string;
+
+  const merger = createMessageMerger();
+  let chatId = chatRequest.chatId;
+  let suspensions = 0;
+  let suspended: MergedChatMessage | null = null;
+  let values = 0;
+  let invalidLines = 0;
+
+  return {
+    url,
+    secrets,
+    get chatId() {
+      return chatId ?? null;
+    },
+    nextLeg() {
+      suspended = null;
+      values = 0;
+      invalidLines = 0;
+      return {
+        method: "POST",
+        url: url.href,
+        headers: chatHeaders(options.apiKey),
+        body: JSON.stringify({ ...chatRequest, chatId }),
+      };
+    },
+    take(line, seen) {
+      values += 1;
+      const message = merger.push(line);
+      if (message === null) {
+        const error = streamErrorOf(line);
+        if (error !== null) {
+          const detail = redact(error, secrets);
+          throw new PlatformError(
+            "stream",
+            `The agent stopped with an error: "${detail}". Ask again; if it keeps failing, check the agent's settings or ask an admin.`,
+            { serviceMessage: detail },
+          );
+        }
+        return false;
+      }
+      seen?.(message);
+      if (message.id === ABORTED_ID) {
+        throw new PlatformError(
+          "aborted",
+          "The answer was stopped before it was finished. Ask again to get a full answer.",
+        );
+      }
+      if (message.id !== SUSPENDED_ID) return false;
+      suspended = message;
+      return true;
+    },
+    invalidLine() {
+      invalidLines += 1;
+    },
+    endLeg() {
+      if (suspended === null) {
+        if (values === 0 && invalidLines > 0) throw invalidResponse("an answer", "not NDJSON");
+        return false;
+      }
+      suspensions += 1;
+      const detail = typeof suspended.error === "string" ? redact(suspended.error, secrets) : null;
+      if (suspensions > 1 || (suspended as { retryable?: unknown }).retryable === false) {
+        throw new PlatformError(
+          "stream",
+          "The agent's run was interrupted again before it finished (the service restarted). Ask again in a minute.",
+          { serviceMessage: detail },
+        );
+      }
+      // platform-api.md: the same request again (same chatId, input, messageId) resumes the run;
+      // a new conversation's id is known only from this answer's __cutoff__ (spec 4.2 rule 4).
+      chatId = chatId ?? conversationId(merger.messages()) ?? undefined;
+      merger.beginReplay();
+      return true;
+    },
+    messages: () => merger.messages(),
+    answer() {
+      const messages = merger.messages();
+      return {
+        answer: finalAnswer(messages),
+        chatId: conversationId(messages) ?? chatRequest.chatId ?? null,
+        messageId,
+        messages,
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The async runner: reads the answer as it streams.
+
 function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -501,74 +804,16 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
-function chatUrlOf(chatUrl: string, apiKey: string): URL {
-  const url = requireSecureUrl(chatUrl, "The agent chat URL");
-  // Sending "Api-Key " with nothing after it would only earn a 401 with a vaguer message.
-  if (!apiKey.trim()) {
-    throw new PlatformError("unauthorized", "No agent API key is set. Paste one in Settings.");
-  }
-  if (!url.pathname.endsWith(CHAT_PATH_SUFFIX)) {
-    throw new PlatformError(
-      "bad-request",
-      `The agent chat URL must end in ${CHAT_PATH_SUFFIX}. Copy it from the agent's settings in the Reporting Platform.`,
-    );
-  }
-  return url;
-}
-
-function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): PlatformError {
-  const first = issues[0];
-  const where = first && first.path.length > 0 ? `${first.path.map(String).join(".")}: ` : "";
-  return new PlatformError(
-    "bad-request",
-    `The question could not be sent (${where}${first?.message ?? "invalid request"}). Check the agent settings (external id, user attributes).`,
-  );
-}
-
-/**
- * platform-api.md: `externalId` must be lowercase and trimmed. Normalising it here beats a refusal
- * from the service for a setting typed with a capital letter.
- */
-function normalizeSessionSettings(settings: SessionSettings | undefined): SessionSettings | undefined {
-  if (!settings || typeof settings.externalId !== "string") return settings;
-  return { ...settings, externalId: settings.externalId.trim().toLowerCase() };
-}
-
-function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
 /** Creates the agent chat client: POSTs to the agent's chat URL with `Authorization: Api-Key`. */
 export function createAgentChat(options: AgentChatOptions): AgentChat {
   const transport = options.transport ?? fetchTransport();
-  const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
-  const retryDelays = (options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS).slice(0, MAX_RETRIES);
-  const secrets = [options.apiKey];
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 
-  // Spec 5 rule 6: the chat takes `Api-Key`, not `Bearer` like the management API.
-  const headers = (): Record<string, string> => ({
-    "Content-Type": "application/json",
-    Accept: "application/x-ndjson, application/json",
-    Authorization: `Api-Key ${options.apiKey}`,
-  });
-
-  function networkError(url: URL, action: string, cause: unknown): PlatformError {
-    return new PlatformError(
-      "network",
-      `Could not reach the agent at ${url.host} to ${action}. Check your connection and the agent chat URL in Settings, then try again.`,
-      { cause: cause instanceof Error ? new Error(redact(cause.message, secrets)) : undefined },
-    );
-  }
-
-  /**
-   * Sends the chat POST, retrying network failures, 408, 429 and 5xx at most twice. Safe because
-   * every attempt carries the same messageId (platform-api.md: only then is the POST idempotent),
-   * and nothing of a stream has been read yet.
-   */
+  /** Sends the chat POST, retrying as `chatRetryDelay` says. */
   async function send(
-    url: URL,
-    body: string,
+    run: ChatRun,
+    request: ChatHttpRequest,
     signal: AbortSignal,
     callerSignal: AbortSignal | undefined,
     onProgress: AskOptions["onProgress"],
@@ -577,31 +822,16 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       onProgress?.({ type: "connecting", attempt });
       let failure: PlatformError;
       try {
-        const response = await transport({ method: "POST", url: url.href, headers: headers(), body, signal });
+        const response = await transport({ ...request, signal });
         if (response.status >= 200 && response.status < 300) return response;
         const text = await readBodyText(response.body);
-        failure = errorFromStatus(response.status, text, response.headers, {
-          credential: "agent-key",
-          action: "ask the agent",
-          secrets,
-        });
-        if (!isTransientStatus(response.status)) throw failure;
+        throw chatStatusError(response.status, response.headers, text, "ask the agent", run.secrets);
       } catch (error) {
         if (callerSignal?.aborted) throw stoppedByUser();
-        if (error instanceof PlatformError) {
-          if (!(error.kind === "network" || (error.status != null && isTransientStatus(error.status)))) {
-            throw error;
-          }
-          failure = error;
-        } else {
-          failure = networkError(url, "ask the agent", error);
-        }
+        failure = chatAttemptFailure(error, run.url, "ask the agent", run.secrets);
       }
-      const planned = retryDelays[attempt - 1];
-      if (planned === undefined) throw failure;
-      const retryAfterMs = failure.retryAfterSeconds != null ? failure.retryAfterSeconds * 1000 : 0;
-      if (retryAfterMs > MAX_RETRY_AFTER_MS) throw failure;
-      const delayMs = Math.max(planned, retryAfterMs);
+      const delayMs = chatRetryDelay(attempt, failure, retryDelays);
+      if (delayMs === null) throw failure;
       onProgress?.({ type: "retrying", attempt: attempt + 1, delayMs, reason: failure });
       try {
         await sleep(delayMs, signal);
@@ -613,74 +843,34 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
 
   async function ask(request: AskRequest, askOptions: AskOptions = {}): Promise<AgentAnswer> {
     const { signal: callerSignal, onMessage, onProgress } = askOptions;
-    const url = chatUrlOf(options.chatUrl, options.apiKey);
-    const candidate = {
-      input: request.input,
-      chatId: request.chatId,
-      messageId: request.messageId ?? `${now()}-message`,
-      sessionSettings: normalizeSessionSettings(request.sessionSettings ?? options.sessionSettings),
-    };
-    const parsed = ChatRequestSchema.safeParse(candidate);
-    if (!parsed.success) throw validationError(parsed.error.issues);
-    const chatRequest: ChatRequest = parsed.data;
-    if (chatRequest.input === undefined && !chatRequest.chatId) {
-      throw new PlatformError("bad-request", "Type a question first.");
-    }
-    const messageId = chatRequest.messageId as string;
-
-    const merger = createMessageMerger();
-    let chatId = chatRequest.chatId;
-    let suspensions = 0;
+    const run = startChatRun(options, request);
     const progress = progressReporter(onProgress);
+    const seen = (message: MergedChatMessage) => {
+      onMessage?.(message, run.messages());
+      progress(message);
+    };
     for (;;) {
       if (callerSignal?.aborted) throw stoppedByUser();
-      const body = JSON.stringify({ ...chatRequest, chatId });
-      const suspended = await readLeg(body);
-      if (suspended === null) break;
-      suspensions += 1;
-      const detail = typeof suspended.error === "string" ? redact(suspended.error, secrets) : null;
-      if (suspensions > 1 || (suspended as { retryable?: unknown }).retryable === false) {
-        throw new PlatformError(
-          "stream",
-          "The agent's run was interrupted again before it finished (the service restarted). Ask again in a minute.",
-          { serviceMessage: detail },
-        );
-      }
-      // platform-api.md: the same request again (same chatId, input, messageId) resumes the run;
-      // a new conversation's id is known only from this stream's __cutoff__ (spec 4.2 rule 4).
-      chatId = chatId ?? conversationId(merger.messages()) ?? undefined;
-      onProgress?.({ type: "resuming", chatId: chatId ?? null });
-      merger.beginReplay();
+      await readLeg(run.nextLeg());
+      if (!run.endLeg()) return run.answer();
+      onProgress?.({ type: "resuming", chatId: run.chatId });
     }
-    const messages = merger.messages();
-    return {
-      answer: finalAnswer(messages),
-      chatId: conversationId(messages) ?? chatRequest.chatId ?? null,
-      messageId,
-      messages,
-    };
 
-    /** Sends once (with retries) and reads the stream; returns the suspension line, if any. */
-    async function readLeg(body: string): Promise<MergedChatMessage | null> {
+    /** Sends once (with retries) and reads the stream, up to its end or its suspension. */
+    async function readLeg(request: ChatHttpRequest): Promise<void> {
       // One controller per request: the caller's abort reaches the transport through it, and
       // aborting it when we stop reading early releases the connection.
       const leg = new AbortController();
       const forwardAbort = () => leg.abort(callerSignal?.reason);
       callerSignal?.addEventListener("abort", forwardAbort, { once: true });
       try {
-        const response = await send(url, body, leg.signal, callerSignal, onProgress);
+        const response = await send(run, request, leg.signal, callerSignal, onProgress);
         onProgress?.({ type: "streaming" });
-        let invalidLines = 0;
-        let values = 0;
         const source: ByteSource | string =
           typeof response.body === "string" || response.body === null
             ? (response.body ?? "")
             : untilAborted(iterateChunks(response.body), leg.signal);
-        const lines = decodeNdjson(source, {
-          onInvalidLine: () => {
-            invalidLines += 1;
-          },
-        });
+        const lines = decodeNdjson(source, { onInvalidLine: run.invalidLine });
         for (;;) {
           let step: IteratorResult<unknown>;
           try {
@@ -690,39 +880,12 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
             if (error instanceof PlatformError) throw error;
             throw new PlatformError(
               "network",
-              `The connection to the agent at ${url.host} broke while it was answering. Ask again.`,
+              `The connection to the agent at ${run.url.host} broke while it was answering. Ask again.`,
               { cause: error },
             );
           }
-          if (step.done) break;
-          values += 1;
-          const line = step.value;
-          const message = merger.push(line);
-          if (message === null) {
-            const error = streamErrorOf(line);
-            if (error !== null) {
-              const detail = redact(error, secrets);
-              throw new PlatformError(
-                "stream",
-                `The agent stopped with an error: "${detail}". Ask again; if it keeps failing, check the agent's settings or ask an admin.`,
-                { serviceMessage: detail },
-              );
-            }
-            continue;
-          }
-          onMessage?.(message, merger.messages());
-          progress(message);
-          if (message.id === ABORTED_ID) {
-            throw new PlatformError(
-              "aborted",
-              "The answer was stopped before it was finished. Ask again to get a full answer.",
-            );
-          }
-          // Nothing after a suspension belongs to this run: the resumed request carries on.
-          if (message.id === SUSPENDED_ID) return message;
+          if (step.done || run.take(step.value, seen)) return;
         }
-        if (values === 0 && invalidLines > 0) throw invalidResponse("an answer", "not NDJSON");
-        return null;
       } finally {
         callerSignal?.removeEventListener("abort", forwardAbort);
         leg.abort();
@@ -731,34 +894,68 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
   }
 
   async function abort(chatId: string, sessionSettings?: SessionSettings): Promise<boolean> {
-    const chatUrl = chatUrlOf(options.chatUrl, options.apiKey);
-    const url = new URL(chatUrl.href);
-    url.pathname = url.pathname.slice(0, -CHAT_PATH_SUFFIX.length) + ABORT_PATH_SUFFIX;
-    const settings = normalizeSessionSettings(sessionSettings ?? options.sessionSettings);
-    const body = JSON.stringify(settings ? { chatId, sessionSettings: settings } : { chatId });
+    const { url, request } = abortRequestOf(options, chatId, sessionSettings);
+    const secrets = [options.apiKey];
     let response: HttpResponse;
     try {
-      response = await transport({ method: "POST", url: url.href, headers: headers(), body });
+      response = await transport(request);
     } catch (error) {
-      if (error instanceof PlatformError) throw error;
-      throw networkError(url, "stop the answer", error);
+      throw chatAttemptFailure(error, url, "stop the answer", secrets);
     }
     const text = await readBodyText(response.body);
     if (response.status >= 200 && response.status < 300) return true;
-    throw errorFromStatus(response.status, text, response.headers, {
-      credential: "agent-key",
-      action: "stop the answer",
-      secrets,
-    });
+    throw chatStatusError(response.status, response.headers, text, "stop the answer", secrets);
   }
 
   return { ask, abort };
 }
 
-/** An `{"error": ...}` line (no id, no role) carries its text in `error` (a string or `{message}`). */
-function streamErrorOf(line: unknown): string | null {
-  if (line === null || typeof line !== "object" || Array.isArray(line)) return null;
-  const rec = line as Record<string, unknown>;
-  if (rec.id !== undefined || rec.role !== undefined || rec.error == null) return null;
-  return serviceMessageOf(JSON.stringify({ error: rec.error })) ?? "unknown error";
+// ---------------------------------------------------------------------------------------------
+// The synchronous runner, for Apps Script: a server function cannot return a promise, and
+// UrlFetchApp answers at once and whole.
+
+/** Creates the agent chat over a synchronous transport: the same requests and rules as `createAgentChat`. */
+export function createSyncAgentChat(options: SyncAgentChatOptions): SyncAgentChat {
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+
+  /** Sends the chat POST, retrying as `chatRetryDelay` says; returns the body of a 2xx. */
+  function send(run: ChatRun, request: ChatHttpRequest): string {
+    for (let attempt = 1; ; attempt++) {
+      let failure: PlatformError;
+      try {
+        const response = options.transport(request);
+        if (response.status >= 200 && response.status < 300) return response.body;
+        throw chatStatusError(response.status, response.headers, response.body, "ask the agent", run.secrets);
+      } catch (error) {
+        failure = chatAttemptFailure(error, run.url, "ask the agent", run.secrets);
+      }
+      const delayMs = chatRetryDelay(attempt, failure, retryDelays);
+      if (delayMs === null) throw failure;
+      options.sleep(delayMs);
+    }
+  }
+
+  function ask(request: AskRequest): AgentAnswer {
+    const run = startChatRun(options, request);
+    for (;;) {
+      const lines = decodeNdjsonText(send(run, run.nextLeg()), { onInvalidLine: run.invalidLine });
+      for (const line of lines) if (run.take(line)) break;
+      if (!run.endLeg()) return run.answer();
+    }
+  }
+
+  function abort(chatId: string, sessionSettings?: SessionSettings): boolean {
+    const { url, request } = abortRequestOf(options, chatId, sessionSettings);
+    const secrets = [options.apiKey];
+    let response: ReturnType<SyncTransport>;
+    try {
+      response = options.transport(request);
+    } catch (error) {
+      throw chatAttemptFailure(error, url, "stop the answer", secrets);
+    }
+    if (response.status >= 200 && response.status < 300) return true;
+    throw chatStatusError(response.status, response.headers, response.body, "stop the answer", secrets);
+  }
+
+  return { ask, abort };
 }

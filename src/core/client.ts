@@ -95,6 +95,57 @@ export const ScimListResponseSchema = z.looseObject({
 });
 export type ScimListResponse = z.infer<typeof ScimListResponseSchema>;
 
+/** A directory user as the pane lists it: one SCIM user resource, read for display. */
+export interface DirectoryUser {
+  id: string;
+  userName: string;
+  /** displayName, else the formatted name, else given and family name, else the user name. */
+  displayName: string;
+  /** The primary email, else the first one; null when there is none. */
+  email: string | null;
+  /** SCIM `active`; a user without one counts as active. */
+  active: boolean;
+}
+
+/** One page of directory users, with SCIM's paging numbers. */
+export interface DirectoryUserPage {
+  users: DirectoryUser[];
+  totalResults: number;
+  startIndex: number;
+  itemsPerPage: number;
+}
+
+/**
+ * Reads a SCIM ListResponse as a page of directory users. `startIndex` and `itemsPerPage` are
+ * optional in a ListResponse: the requested start index (else 1) and the number of resources stand
+ * in for them.
+ */
+export function toDirectoryUserPage(
+  response: ScimListResponse,
+  requestedStartIndex?: number,
+): DirectoryUserPage {
+  const resources = response.Resources ?? [];
+  return {
+    totalResults: response.totalResults,
+    startIndex: response.startIndex ?? requestedStartIndex ?? 1,
+    itemsPerPage: response.itemsPerPage ?? resources.length,
+    users: resources.map((u) => {
+      const email = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? null;
+      const name =
+        u.displayName ??
+        u.name?.formatted ??
+        [u.name?.givenName, u.name?.familyName].filter(Boolean).join(" ");
+      return {
+        id: u.id,
+        userName: u.userName,
+        displayName: name || u.userName,
+        email,
+        active: u.active !== false,
+      };
+    }),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Operations, as data.
 

@@ -95,6 +95,17 @@ export function chatUrlBelongsToTenant(tenantUrl: string, chatUrl: string): bool
   return domain.includes(".") && (chat.hostname === domain || chat.hostname.endsWith(`.${domain}`));
 }
 
+/** The agent chat's URL and key from the settings, or the error that says which one to fill in. */
+export function agentChatSettings(settings: StoredSettings): { chatUrl: string; apiKey: string } {
+  if (!settings.chatUrl) {
+    throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
+  }
+  if (!settings.agentApiKey) {
+    throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
+  }
+  return { chatUrl: settings.chatUrl, apiKey: settings.agentApiKey };
+}
+
 function trimmed(v: string | undefined): string | undefined {
   return v === undefined ? undefined : v.trim();
 }

@@ -3,10 +3,11 @@
  * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
  */
 import { createAgentChat } from "../core/chat.js";
-import { createPlatformClient, type PlatformClient } from "../core/client.js";
+import { createPlatformClient, type PlatformClient, toDirectoryUserPage } from "../core/client.js";
 import { PlatformError } from "../core/errors.js";
 import type { Report } from "../core/schema.js";
 import {
+  agentChatSettings,
   mergeSettings,
   readStoredSettings,
   type SettingsPatch,
@@ -65,17 +66,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
   }
 
   async function agent() {
-    const settings = await load();
-    if (!settings.chatUrl)
-      throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
-    if (!settings.agentApiKey) {
-      throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
-    }
-    return createAgentChat({
-      chatUrl: settings.chatUrl,
-      apiKey: settings.agentApiKey,
-      ...(transport ? { transport } : {}),
-    });
+    return createAgentChat({ ...agentChatSettings(await load()), ...(transport ? { transport } : {}) });
   }
 
   return {
@@ -107,25 +98,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
       if (!settings.scimToken)
         throw new PlatformError("unauthorized", "No SCIM token is set. Open Settings and paste one.");
       const page = await (await client()).client.listScimUsers({ count, startIndex });
-      return {
-        totalResults: page.totalResults,
-        startIndex: page.startIndex ?? startIndex,
-        itemsPerPage: page.itemsPerPage ?? page.Resources?.length ?? 0,
-        users: (page.Resources ?? []).map((u) => {
-          const email = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? null;
-          const name =
-            u.displayName ??
-            u.name?.formatted ??
-            [u.name?.givenName, u.name?.familyName].filter(Boolean).join(" ");
-          return {
-            id: u.id,
-            userName: u.userName,
-            displayName: name || u.userName,
-            email,
-            active: u.active !== false,
-          };
-        }),
-      };
+      return toDirectoryUserPage(page, startIndex);
     },
     async ask(request, opts = {}) {
       const chat = await agent();

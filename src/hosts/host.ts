@@ -8,10 +8,11 @@
  * Decisions (which placement, which input, what message) belong in src/core.
  */
 import type { AgentAnswer, ChatMessage } from "../core/chat.js";
+import type { DirectoryUser, DirectoryUserPage } from "../core/client.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
 
-export type { PublicSettings, SettingsPatch };
+export type { DirectoryUser, DirectoryUserPage, PublicSettings, SettingsPatch };
 
 /** Where the user is. */
 export interface ActiveContext {
@@ -40,20 +41,9 @@ export interface WorkbookSnapshot {
   problems: string[];
 }
 
-export interface ScimUser {
-  id: string;
-  userName: string;
-  displayName: string;
-  email: string | null;
-  active: boolean;
-}
-
-export interface ScimUserPage {
-  users: ScimUser[];
-  totalResults: number;
-  startIndex: number;
-  itemsPerPage: number;
-}
+/** The pane's names for the core's directory users (one SCIM ListResponse page, read for display). */
+export type ScimUser = DirectoryUser;
+export type ScimUserPage = DirectoryUserPage;
 
 export interface AskOptions {
   signal?: AbortSignal;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  agentChatSettings,
   chatUrlBelongsToTenant,
   EMPTY_SETTINGS,
   mergeSettings,
@@ -72,5 +73,29 @@ describe("settings", () => {
     expect(readStoredSettings("{oops")).toEqual(EMPTY_SETTINGS);
     expect(readStoredSettings(JSON.stringify({ tenantUrl: 5 }))).toEqual(EMPTY_SETTINGS);
     expect(readStoredSettings(null)).toEqual(EMPTY_SETTINGS);
+  });
+});
+
+describe("the agent chat's settings", () => {
+  const chatUrl = "https://acme.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state";
+
+  it("gives the chat URL and the agent key when both are set", () => {
+    const s = { ...EMPTY_SETTINGS, chatUrl, agentApiKey: "ak-1" };
+    expect(agentChatSettings(s)).toEqual({ chatUrl, apiKey: "ak-1" });
+  });
+
+  it("says which one to fill in when one is missing", () => {
+    expect(() => agentChatSettings({ ...EMPTY_SETTINGS, agentApiKey: "ak-1" })).toThrow(
+      expect.objectContaining({
+        kind: "bad-request",
+        message: expect.stringMatching(/No agent chat URL is set/),
+      }),
+    );
+    expect(() => agentChatSettings({ ...EMPTY_SETTINGS, chatUrl })).toThrow(
+      expect.objectContaining({
+        kind: "unauthorized",
+        message: expect.stringMatching(/No agent API key is set/),
+      }),
+    );
   });
 });

@@ -14,11 +14,17 @@
  * whether each one is set.
  */
 import "./server/web-globals.js";
-import type { AgentAnswer } from "../../core/chat.js";
-import { createSyncPlatformClient, type SyncPlatformClient, tenantOrigin } from "../../core/client.js";
+import { type AgentAnswer, createSyncAgentChat } from "../../core/chat.js";
+import {
+  createSyncPlatformClient,
+  type SyncPlatformClient,
+  tenantOrigin,
+  toDirectoryUserPage,
+} from "../../core/client.js";
 import { PlatformError } from "../../core/errors.js";
 import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
 import {
+  agentChatSettings,
   mergeSettings,
   type PublicSettings,
   type SettingsPatch,
@@ -27,7 +33,6 @@ import {
 } from "../../core/settings.js";
 import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
 import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
-import { createSyncAgentChat } from "./server/agent-chat.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
 import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
 import { listSheets, type RangeTarget, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
@@ -163,25 +168,7 @@ export function listScimUsers(page: { count: number; startIndex: number }): Enve
     }
     const { client } = platformClient(settings);
     const result = client.listScimUsers({ count: page?.count, startIndex: page?.startIndex });
-    return {
-      totalResults: result.totalResults,
-      startIndex: result.startIndex ?? page?.startIndex ?? 1,
-      itemsPerPage: result.itemsPerPage ?? result.Resources?.length ?? 0,
-      users: (result.Resources ?? []).map((u) => {
-        const email = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? null;
-        const name =
-          u.displayName ??
-          u.name?.formatted ??
-          [u.name?.givenName, u.name?.familyName].filter(Boolean).join(" ");
-        return {
-          id: u.id,
-          userName: u.userName,
-          displayName: name || u.userName,
-          email,
-          active: u.active !== false,
-        };
-      }),
-    };
+    return toDirectoryUserPage(result, page?.startIndex);
   });
 }
 
@@ -258,15 +245,8 @@ function requireDeployment(settings: StoredSettings): number {
 }
 
 function agentChat(settings: StoredSettings) {
-  if (!settings.chatUrl) {
-    throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
-  }
-  if (!settings.agentApiKey) {
-    throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
-  }
   return createSyncAgentChat({
-    chatUrl: settings.chatUrl,
-    apiKey: settings.agentApiKey,
+    ...agentChatSettings(settings),
     transport: createUrlFetchTransport(destinationsOf(settings)),
     sleep,
   });
