@@ -15,17 +15,19 @@ import {
 } from "@fluentui/react-components";
 import { lazy, memo, Suspense, useEffect, useMemo, useState } from "react";
 import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
-import { type PlacedReport, relativeTime, syncStatusLabel } from "../src/core/workbook.js";
-import type { SheetInfo } from "../src/hosts/host.js";
-import { MoreIcon } from "./icons.js";
 import {
   type GroupedPlacement,
   groupBySheet,
+  type PlacedReport,
   placementHostLabel,
   placementsElsewhereByReport,
+  relativeTime,
   reportKey,
   sheetNoteText,
-} from "./placementGroups.js";
+  syncStatusLabel,
+} from "../src/core/workbook.js";
+import type { SheetInfo } from "../src/hosts/host.js";
+import { MoreIcon } from "./icons.js";
 
 const useStyles = makeStyles({
   groups: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },

@@ -11,6 +11,7 @@ import type { AgentAnswer, ChatMessage } from "../core/chat.js";
 import type { DirectoryUser, DirectoryUserPage } from "../core/client.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
+import type { SheetRef } from "../core/workbook.js";
 
 export type { DirectoryUser, DirectoryUserPage, PublicSettings, SettingsPatch };
 
@@ -27,10 +28,7 @@ export interface ActiveContext {
   cell: string;
 }
 
-export interface SheetInfo {
-  id: string | null;
-  name: string;
-}
+export type SheetInfo = SheetRef;
 
 /** The pane's view of one refresh: where the user is and the reports placed in this workbook. */
 export interface WorkbookSnapshot {

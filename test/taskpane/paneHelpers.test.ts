@@ -3,9 +3,8 @@
  * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
  */
 import { describe, expect, it } from "vitest";
-import { placedReports } from "../../src/core/workbook.js";
+import { groupBySheet, locatePlacement, placedReports, placementHostLabel } from "../../src/core/workbook.js";
 import { safeUrl } from "../../taskpane/markdown.js";
-import { groupBySheet, locatePlacement, placementHostLabel } from "../../taskpane/placementGroups.js";
 import {
   formatAttributeValue,
   parseAttributeValue,
