@@ -1,6 +1,26 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
 import type { UserConfig } from "vite";
 
-/** Build settings of the preview target (see vite.config.ts). */
+/** The folder of the preview page (its index.html). */
+export const PREVIEW_ROOT = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * Build settings of the preview target (see vite.config.ts): the page in this folder with React.
+ * `npm start` serves it through `startPreview` (server.ts), which adds the sandbox's address.
+ *
+ * Under vitest the root stays the project's: vite.config.ts falls back to this target for every
+ * mode, and a root here would hide the test files from vitest.
+ */
 export function previewBuild(): UserConfig {
-  return {};
+  const underVitest = Boolean(process.env.VITEST);
+  return {
+    ...(underVitest ? {} : { root: PREVIEW_ROOT }),
+    base: "./",
+    plugins: [react()],
+    build: {
+      outDir: fileURLToPath(new URL("../../../dist/preview", import.meta.url)),
+      emptyOutDir: true,
+    },
+  };
 }

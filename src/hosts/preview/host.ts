@@ -1,0 +1,161 @@
+/**
+ * The preview's `SpreadsheetHost`: the simulated workbook of `workbook.ts` seen through the same
+ * interface Excel and Google Sheets implement. Thin: it reads and changes the workbook, forwards the
+ * cell menu's command, and hands the pane a gateway that calls the service from the page.
+ */
+import type { Report } from "../../core/schema.js";
+import type {
+  ActiveContext,
+  HostCommand,
+  PlatformGateway,
+  SpreadsheetHost,
+  WorkbookSnapshot,
+} from "../host.js";
+import type { PreviewWorkbook } from "./workbook.js";
+
+/** What the preview needs of the gateway beyond `PlatformGateway`: this workbook's reports. */
+export interface WorkbookReportsSource {
+  listWorkbookReports(workbookId: string): Promise<{ reports: Report[]; problems: string[] }>;
+}
+
+export type PreviewGateway = PlatformGateway & WorkbookReportsSource;
+
+export interface CommandOutcome {
+  ok: boolean;
+  message: string;
+}
+
+export interface PreviewHost extends SpreadsheetHost {
+  /**
+   * Sends "disconnect-here" at the active cell to the pane, as Excel's cell menu does, and resolves
+   * with what the pane reports back.
+   */
+  disconnectHere(): Promise<CommandOutcome>;
+}
+
+/** Selection changes within this window are reported once, with the latest context. */
+export const CONTEXT_COALESCE_MS = 40;
+
+function contextOf(workbook: PreviewWorkbook): ActiveContext {
+  const s = workbook.getSnapshot();
+  const sheet = workbook.activeSheet();
+  return {
+    workbookId: s.workbookId,
+    workbookName: s.workbookName,
+    sheetId: sheet.id,
+    sheetName: sheet.name,
+    cell: s.activeCell,
+  };
+}
+
+/** What a context listener cares about: the context and the sheets (renames, recreated tabs). */
+function signature(workbook: PreviewWorkbook): string {
+  const s = workbook.getSnapshot();
+  return JSON.stringify([contextOf(workbook), s.sheets]);
+}
+
+export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGateway): PreviewHost {
+  // The pane replaces a report with the one a disconnect returns; the workbook shades the same.
+  const platform: PlatformGateway = {
+    getSettings: () => gateway.getSettings(),
+    saveSettings: (patch) => gateway.saveSettings(patch),
+    listDeployments: () => gateway.listDeployments(),
+    listScimUsers: (page) => gateway.listScimUsers(page),
+    ask: (request, options) => gateway.ask(request, options),
+    abortChat: (chatId) => gateway.abortChat(chatId),
+    async disconnect(deploymentId, reportId, input) {
+      const report = await gateway.disconnect(deploymentId, reportId, input);
+      workbook.replaceReport(report);
+      return report;
+    },
+  };
+
+  const contextListeners = new Set<(context: ActiveContext) => void>();
+  const commandListeners = new Set<(command: HostCommand) => void>();
+  const themeListeners = new Set<(theme: "light" | "dark") => void>();
+
+  let lastSignature = signature(workbook);
+  let lastTheme = workbook.getSnapshot().theme;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  workbook.subscribe(() => {
+    const theme = workbook.getSnapshot().theme;
+    if (theme !== lastTheme) {
+      lastTheme = theme;
+      for (const listener of [...themeListeners]) listener(theme);
+    }
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const next = signature(workbook);
+      if (next === lastSignature) return;
+      lastSignature = next;
+      const context = contextOf(workbook);
+      for (const listener of [...contextListeners]) listener(context);
+    }, CONTEXT_COALESCE_MS);
+  });
+
+  return {
+    kind: "preview",
+    label: "Preview",
+    platform,
+
+    async activeContext() {
+      return contextOf(workbook);
+    },
+
+    async loadWorkbook(): Promise<WorkbookSnapshot> {
+      const context = contextOf(workbook);
+      const sheets = workbook.getSnapshot().sheets.map((s) => ({ id: s.id, name: s.name }));
+      const { reports, problems } = await gateway.listWorkbookReports(context.workbookId);
+      workbook.setReports(reports);
+      return { context, sheets, reports, problems };
+    },
+
+    onContextChanged(listener) {
+      contextListeners.add(listener);
+      return () => contextListeners.delete(listener);
+    },
+
+    async selectRange(target) {
+      workbook.selectRange(target);
+    },
+
+    onCommand(listener) {
+      commandListeners.add(listener);
+      return () => commandListeners.delete(listener);
+    },
+
+    disconnectHere() {
+      const context = contextOf(workbook);
+      if (commandListeners.size === 0) {
+        return Promise.resolve({
+          ok: false,
+          message: "The add-in is still loading. Wait a moment, then try again.",
+        });
+      }
+      return new Promise<CommandOutcome>((resolve) => {
+        let answered = false;
+        const command: HostCommand = {
+          type: "disconnect-here",
+          context,
+          done(outcome) {
+            if (answered) return;
+            answered = true;
+            resolve({ ok: outcome.ok, message: outcome.message });
+          },
+        };
+        for (const listener of [...commandListeners]) listener(command);
+      });
+    },
+
+    theme() {
+      return workbook.getSnapshot().theme;
+    },
+
+    onThemeChanged(listener) {
+      themeListeners.add(listener);
+      return () => themeListeners.delete(listener);
+    },
+  };
+}

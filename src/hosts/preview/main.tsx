@@ -1,0 +1,83 @@
+/**
+ * The preview page: the simulated workbook beside the task pane, connected to the local Reporting
+ * Platform whose address the serving process hands over at `/preview-config.json`.
+ *
+ * `?width=300` narrows the pane to Google Sheets' sidebar width (Excel's is 350, the default).
+ */
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { mountTaskPane } from "../../../taskpane/mount.js";
+import { demoSeed } from "../../sandbox/demo.js";
+import { DEMO_WORKBOOK } from "../../sandbox/demo-workbook.js";
+import { createDirectGateway, createLocalStorageSecretStore } from "../direct-gateway.js";
+import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
+import { createPreviewHost } from "./host.js";
+import { WorkbookView } from "./WorkbookView.js";
+import { PreviewWorkbook } from "./workbook.js";
+
+function applyPaneWidth() {
+  const width = Number(new URLSearchParams(window.location.search).get("width"));
+  if (Number.isInteger(width) && width >= 260 && width <= 800) {
+    document.documentElement.style.setProperty("--pane-width", `${width}px`);
+  }
+}
+
+async function loadConfig(): Promise<PreviewConfig> {
+  const response = await fetch(PREVIEW_CONFIG_PATH, { cache: "no-store" });
+  if (!response.ok) throw new Error(`${PREVIEW_CONFIG_PATH} answered ${response.status}`);
+  return (await response.json()) as PreviewConfig;
+}
+
+function showProblem(where: HTMLElement, text: string) {
+  const p = document.createElement("p");
+  p.className = "preview-message";
+  p.textContent = text;
+  where.replaceChildren(p);
+}
+
+async function start() {
+  applyPaneWidth();
+  const workbookElement = document.getElementById("workbook")!;
+  const paneElement = document.getElementById("pane")!;
+
+  let config: PreviewConfig;
+  try {
+    config = await loadConfig();
+  } catch {
+    showProblem(
+      workbookElement,
+      "The preview could not reach the process that serves it. Start it with `npm start` and open the address it prints.",
+    );
+    return;
+  }
+
+  // The demo data describes this workbook: its cells hold what the demo reports wrote, and its
+  // placements are shaded until the pane has loaded the service's own list.
+  const demoReports = demoSeed().reports;
+  const workbook = new PreviewWorkbook(
+    DEMO_WORKBOOK,
+    demoReports.filter((r) => r.deploymentId === config.defaults.deploymentId),
+    demoReports,
+  );
+
+  // Settings are kept per sandbox: a sandbox started later (another port, fresh data) starts from
+  // the demo settings instead of a stored address that no longer answers.
+  const store = createLocalStorageSecretStore(`rp-preview:${new URL(config.sandboxUrl).host}:`);
+  const gateway = createDirectGateway({ store, defaults: config.defaults });
+  const host = createPreviewHost(workbook, gateway);
+
+  const syncTheme = () => {
+    document.body.dataset.theme = workbook.getSnapshot().theme;
+  };
+  workbook.subscribe(syncTheme);
+  syncTheme();
+
+  createRoot(workbookElement).render(
+    <StrictMode>
+      <WorkbookView workbook={workbook} host={host} />
+    </StrictMode>,
+  );
+  mountTaskPane(paneElement, host);
+}
+
+void start();

@@ -1,0 +1,114 @@
+/**
+ * One process for the whole preview: the local Reporting Platform with the demo data, and Vite's
+ * dev server for the page. `npm start` (scripts/start.ts) and the browser tests both start it here,
+ * so the tests run exactly what a newcomer runs.
+ */
+import type { AddressInfo } from "node:net";
+import { createServer, type Plugin } from "vite";
+import { demoSeed } from "../../sandbox/demo.js";
+import type { Seed } from "../../sandbox/seed.js";
+import { type RunningSandbox, startSandbox } from "../../sandbox/server.js";
+import { PREVIEW_ROOT, previewBuild } from "./build.js";
+import { demoPreviewConfig, PREVIEW_CONFIG_PATH } from "./config.js";
+
+export interface PreviewOptions {
+  /** The page's port: 3000 by default, 0 for a free one. */
+  port?: number;
+  /** Where the page listens; "localhost" by default. */
+  host?: string;
+  /** The sandbox's data; the demo seed by default. */
+  seed?: () => Seed;
+  /** Delay between the pieces of an agent's answer, in ms (the sandbox's default otherwise). */
+  chatDelayMs?: number;
+  /**
+   * Reload the page when a source file changes (default true). Tests turn it off: an edit made while
+   * they run must not reload the page under them.
+   */
+  watch?: boolean;
+  /** Vite's log level; "info" prints what Vite prints, "silent" nothing (tests). */
+  logLevel?: "info" | "warn" | "error" | "silent";
+}
+
+export interface RunningPreview {
+  /** The page: `http://localhost:3000/`. */
+  url: string;
+  /** The sandbox the page talks to: `http://127.0.0.1:PORT`. */
+  readonly sandboxUrl: string;
+  /**
+   * Replaces the sandbox with a fresh one (fresh data, a new address). Pages loaded afterwards use
+   * it, with settings of their own (they are kept per sandbox).
+   */
+  restartSandbox(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PREVIEW_PORT = 3000;
+
+export async function startPreview(options: PreviewOptions = {}): Promise<RunningPreview> {
+  // The demo counts its timestamps back from now, so the pane shows "3 hours ago", not a date years back.
+  const seed = options.seed ?? (() => demoSeed(new Date()));
+  const startOne = () =>
+    startSandbox({
+      port: 0,
+      seed: seed(),
+      ...(options.chatDelayMs !== undefined ? { chatDelayMs: options.chatDelayMs } : {}),
+    });
+  let sandbox: RunningSandbox = await startOne();
+
+  // The page asks for its configuration on load; the sandbox's address changes on restart.
+  const configPlugin: Plugin = {
+    name: "preview-config",
+    configureServer(server) {
+      server.middlewares.use(PREVIEW_CONFIG_PATH, (_req, res) => {
+        res.setHeader("Content-Type", "application/json; charset=utf-8");
+        res.setHeader("Cache-Control", "no-store");
+        res.end(JSON.stringify(demoPreviewConfig(sandbox.url)));
+      });
+    },
+  };
+
+  const base = previewBuild();
+  let vite: Awaited<ReturnType<typeof createServer>>;
+  try {
+    vite = await createServer({
+      ...base,
+      configFile: false,
+      root: PREVIEW_ROOT,
+      plugins: [...(base.plugins ?? []), configPlugin],
+      logLevel: options.logLevel ?? "info",
+      clearScreen: false,
+      server: {
+        port: options.port ?? DEFAULT_PREVIEW_PORT,
+        host: options.host ?? "localhost",
+        strictPort: true,
+        ...(options.watch === false ? { hmr: false, watch: null } : {}),
+      },
+    });
+    await vite.listen();
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+
+  const address = vite.httpServer?.address() as AddressInfo;
+  const urlHost = options.host && options.host !== "localhost" ? options.host : "localhost";
+  const url = `http://${urlHost.includes(":") ? `[${urlHost}]` : urlHost}:${address.port}/`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    get sandboxUrl() {
+      return sandbox.url;
+    },
+    async restartSandbox() {
+      const old = sandbox;
+      sandbox = await startOne();
+      await old.close();
+      return sandbox.url;
+    },
+    close() {
+      closing ??= Promise.all([vite.close(), sandbox.close()]).then(() => undefined);
+      return closing;
+    },
+  };
+}

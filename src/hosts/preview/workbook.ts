@@ -1,0 +1,393 @@
+/**
+ * The simulated workbook of the preview: sheets (each with an id kept apart from its name), the
+ * active sheet, cell and selection, the cells' values, and the reports whose placements it shades.
+ * Plain state plus `subscribe`/`getSnapshot` for React's `useSyncExternalStore`; no DOM here.
+ *
+ * Like a real spreadsheet, renaming a sheet keeps its id, and deleting a tab and adding one under the
+ * same name gives a new id: that is what spec 4.1 rules 5-7 are about.
+ */
+import {
+  type CellRange,
+  type CellRef,
+  columnLetters,
+  formatCell,
+  parseCell,
+  parseLocation,
+  rangeContains,
+} from "../../core/location.js";
+import { placementRange, placementSheetName, placementsOf } from "../../core/placements.js";
+import type { Report, ReportPlacement } from "../../core/schema.js";
+
+/** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
+export const GRID_COLUMNS = 14;
+export const GRID_ROWS = 40;
+
+export interface PreviewSheet {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface StatusMessage {
+  readonly text: string;
+  readonly tone: "info" | "success" | "error";
+}
+
+export interface WorkbookDefinition {
+  readonly id: string;
+  readonly name: string;
+  readonly sheets: readonly PreviewSheet[];
+}
+
+export interface PreviewSnapshot {
+  readonly workbookId: string;
+  readonly workbookName: string;
+  readonly sheets: readonly PreviewSheet[];
+  readonly activeSheetId: string;
+  /** The active cell of the active sheet, A1 ("B2"). */
+  readonly activeCell: string;
+  /** The selected range of the active sheet (the active cell alone, or a range). */
+  readonly selection: CellRange;
+  /** The reports whose placements are shaded: the latest the pane loaded, or the demo data. */
+  readonly reports: readonly Report[];
+  /** Cell values per sheet id: what the reports wrote. A recreated tab starts empty. */
+  readonly values: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  readonly status: StatusMessage | null;
+  readonly theme: "light" | "dark";
+}
+
+/** A placement drawn on a sheet. */
+export interface ShadedRange {
+  key: string;
+  reportName: string;
+  range: CellRange;
+  /** The placement stores a sheet id this workbook no longer has (a tab recreated since). */
+  staleSheetId: boolean;
+}
+
+interface SheetSelection {
+  active: CellRef;
+  anchor: CellRef;
+}
+
+const A1: CellRef = { col: 1, row: 1 };
+
+function single(cell: CellRef): CellRange {
+  return { top: cell.row, bottom: cell.row, left: cell.col, right: cell.col };
+}
+
+function spanning(a: CellRef, b: CellRef): CellRange {
+  return {
+    top: Math.min(a.row, b.row),
+    bottom: Math.max(a.row, b.row),
+    left: Math.min(a.col, b.col),
+    right: Math.max(a.col, b.col),
+  };
+}
+
+function clamp(cell: CellRef): CellRef {
+  return {
+    col: Math.min(Math.max(cell.col, 1), GRID_COLUMNS),
+    row: Math.min(Math.max(cell.row, 1), GRID_ROWS),
+  };
+}
+
+/** The characters Excel refuses in a sheet name. */
+const FORBIDDEN_IN_SHEET_NAME = /[:\\/?*[\]]/;
+
+/** Excel's rules for a sheet name; returns what is wrong, or null. */
+export function sheetNameProblem(name: string, others: readonly PreviewSheet[]): string | null {
+  if (name.trim() === "") return "A sheet name cannot be blank.";
+  if (name.length > 31) return "A sheet name can have at most 31 characters.";
+  if (FORBIDDEN_IN_SHEET_NAME.test(name)) return "A sheet name cannot contain : \\ / ? * [ or ].";
+  if (name.startsWith("'") || name.endsWith("'"))
+    return "A sheet name cannot start or end with an apostrophe.";
+  if (others.some((s) => s.name.toLowerCase() === name.toLowerCase())) {
+    return `There is already a sheet named "${name}".`;
+  }
+  return null;
+}
+
+/** A new sheet id in Excel's form: a GUID in braces. */
+function newSheetId(): string {
+  return `{${globalThis.crypto.randomUUID().toUpperCase()}}`;
+}
+
+/**
+ * Which sheet of the workbook a placement is drawn on: the sheet whose id it stores; otherwise (no
+ * id stored, or an id this workbook no longer has) the sheet with the name it stores.
+ */
+export function sheetOfPlacement(
+  placement: ReportPlacement,
+  sheets: readonly PreviewSheet[],
+): { sheet: PreviewSheet; staleSheetId: boolean } | null {
+  if (placement.sheetId) {
+    const byId = sheets.find((s) => s.id === placement.sheetId);
+    if (byId) return { sheet: byId, staleSheetId: false };
+  }
+  const name = placementSheetName(placement);
+  const byName = name === null ? undefined : sheets.find((s) => s.name === name);
+  return byName ? { sheet: byName, staleSheetId: Boolean(placement.sheetId) } : null;
+}
+
+/** The placements of `snapshot.reports` in this workbook drawn on `sheetId`, in list order. */
+export function shadedRanges(snapshot: PreviewSnapshot, sheetId: string): ShadedRange[] {
+  const out: ShadedRange[] = [];
+  for (const report of snapshot.reports) {
+    placementsOf(report).forEach((p, i) => {
+      if (p.workbookId !== snapshot.workbookId) return;
+      const on = sheetOfPlacement(p, snapshot.sheets);
+      const range = placementRange(p);
+      if (!on || on.sheet.id !== sheetId || !range) return;
+      out.push({
+        key: `${report.id}:${p.id ?? i}:${p.resultLocation}`,
+        reportName: report.name,
+        range,
+        staleSheetId: on.staleSheetId,
+      });
+    });
+  }
+  return out;
+}
+
+/** The first shaded range covering a cell, or undefined. */
+export function shadingAt(ranges: readonly ShadedRange[], cell: CellRef): ShadedRange | undefined {
+  return ranges.find((r) => rangeContains(r.range, cell));
+}
+
+const ROW_LABELS = [
+  "North America",
+  "Europe",
+  "Asia Pacific",
+  "Latin America",
+  "Middle East",
+  "Africa",
+  "Nordics",
+  "Benelux",
+  "DACH",
+  "UK & Ireland",
+  "Iberia",
+  "Italy",
+];
+const COLUMN_LABELS = ["Q1", "Q2", "Q3", "Q4", "Total", "Growth", "Target", "Gap", "Share", "Rank"];
+
+/** Deterministic numbers for the demo's cells: the same workbook every time. */
+function pseudoNumber(seed: string): number {
+  let h = 2166136261;
+  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return 100 + (Math.abs(h) % 9900);
+}
+
+/** The values the demo reports wrote into their ranges: a header row, a label column, numbers. */
+export function valuesWrittenBy(
+  reports: readonly Report[],
+  workbookId: string,
+  sheets: readonly PreviewSheet[],
+): Map<string, Map<string, string>> {
+  const values = new Map<string, Map<string, string>>();
+  for (const report of reports) {
+    for (const p of placementsOf(report)) {
+      if (p.workbookId !== workbookId) continue;
+      const on = sheetOfPlacement(p, sheets);
+      const range = placementRange(p);
+      if (!on || !range) continue;
+      let cells = values.get(on.sheet.id);
+      if (!cells) {
+        cells = new Map();
+        values.set(on.sheet.id, cells);
+      }
+      for (let row = range.top; row <= Math.min(range.bottom, GRID_ROWS); row++) {
+        for (let col = range.left; col <= Math.min(range.right, GRID_COLUMNS); col++) {
+          const r = row - range.top;
+          const c = col - range.left;
+          let text: string;
+          if (r === 0) text = c === 0 ? report.name : (COLUMN_LABELS[(c - 1) % COLUMN_LABELS.length] ?? "");
+          else if (c === 0) text = ROW_LABELS[(r - 1) % ROW_LABELS.length] ?? "";
+          else text = pseudoNumber(`${report.id}:${r}:${c}`).toLocaleString("en-US");
+          cells.set(formatCell({ col, row }), text);
+        }
+      }
+    }
+  }
+  return values;
+}
+
+export type Listener = () => void;
+
+export class PreviewWorkbook {
+  #snapshot: PreviewSnapshot;
+  #selections = new Map<string, SheetSelection>();
+  #listeners = new Set<Listener>();
+
+  /**
+   * `reports` are shaded until the pane loads its own; `written` (default: the same) are the reports
+   * whose values the cells hold.
+   */
+  constructor(
+    definition: WorkbookDefinition,
+    reports: readonly Report[],
+    written: readonly Report[] = reports,
+  ) {
+    const sheets = definition.sheets.map((s) => ({ id: s.id, name: s.name }));
+    const first = sheets[0];
+    if (!first) throw new Error("A workbook needs at least one sheet.");
+    this.#snapshot = {
+      workbookId: definition.id,
+      workbookName: definition.name,
+      sheets,
+      activeSheetId: first.id,
+      activeCell: "A1",
+      selection: single(A1),
+      reports,
+      values: valuesWrittenBy(written, definition.id, sheets),
+      status: null,
+      theme: "light",
+    };
+  }
+
+  getSnapshot = (): PreviewSnapshot => this.#snapshot;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  #update(patch: Partial<PreviewSnapshot>) {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  activeSheet(): PreviewSheet {
+    const s = this.#snapshot;
+    return s.sheets.find((x) => x.id === s.activeSheetId) ?? s.sheets[0]!;
+  }
+
+  /** The sheet with this id, else the one with this name. */
+  findSheet(sheetId: string | null, sheetName: string): PreviewSheet | undefined {
+    const { sheets } = this.#snapshot;
+    return (
+      (sheetId ? sheets.find((s) => s.id === sheetId) : undefined) ?? sheets.find((s) => s.name === sheetName)
+    );
+  }
+
+  #selectionOf(sheetId: string): SheetSelection {
+    return this.#selections.get(sheetId) ?? { active: A1, anchor: A1 };
+  }
+
+  #applySelection(sheetId: string, selection: SheetSelection) {
+    this.#selections.set(sheetId, selection);
+    this.#update({
+      activeSheetId: sheetId,
+      activeCell: formatCell(selection.active),
+      selection: spanning(selection.anchor, selection.active),
+    });
+  }
+
+  activateSheet(sheetId: string) {
+    if (!this.#snapshot.sheets.some((s) => s.id === sheetId)) return;
+    this.#applySelection(sheetId, this.#selectionOf(sheetId));
+  }
+
+  /** Selects one cell of the active sheet; with `extend`, the range from the anchor to it. */
+  selectCell(cell: CellRef, extend = false) {
+    const sheetId = this.#snapshot.activeSheetId;
+    const target = clamp(cell);
+    const anchor = extend ? this.#selectionOf(sheetId).anchor : target;
+    this.#applySelection(sheetId, { active: target, anchor });
+  }
+
+  /** Moves the active cell by rows and columns (arrow keys). */
+  moveBy(rows: number, cols: number, extend = false) {
+    const current = this.#selectionOf(this.#snapshot.activeSheetId).active;
+    this.selectCell({ col: current.col + cols, row: current.row + rows }, extend);
+  }
+
+  /**
+   * Activates a sheet and selects a range ("B2:F20", "B2", or sheet-qualified). Throws when the sheet
+   * or the range cannot be found.
+   */
+  selectRange(target: { sheetId: string | null; sheetName: string; range: string }) {
+    const sheet = this.findSheet(target.sheetId, target.sheetName);
+    if (!sheet) throw new Error(`This workbook has no sheet named "${target.sheetName}".`);
+    const loc = parseLocation(target.range);
+    const start = loc && parseCell(loc.start);
+    if (!loc || !start) throw new Error(`"${target.range}" is not a cell range.`);
+    const end = (loc.end && parseCell(loc.end)) || start;
+    // The active cell is the range's first cell; the whole range stays highlighted.
+    this.#applySelection(sheet.id, { active: clamp(start), anchor: clamp(end) });
+  }
+
+  /** Renames a sheet, keeping its id. Returns what is wrong with the name, or null when renamed. */
+  renameSheet(sheetId: string, name: string): string | null {
+    const { sheets } = this.#snapshot;
+    const sheet = sheets.find((s) => s.id === sheetId);
+    if (!sheet) return "That sheet no longer exists.";
+    const trimmed = name.trim();
+    if (trimmed === sheet.name) return null;
+    const problem = sheetNameProblem(
+      trimmed,
+      sheets.filter((s) => s.id !== sheetId),
+    );
+    if (problem) return problem;
+    this.#update({
+      sheets: sheets.map((s) => (s.id === sheetId ? { id: s.id, name: trimmed } : s)),
+      status: {
+        tone: "info",
+        text: `Renamed sheet "${sheet.name}" to "${trimmed}"; its sheet id stays ${sheetId}.`,
+      },
+    });
+    return null;
+  }
+
+  /**
+   * Deletes a tab and adds a new one under the same name in the same place: a new sheet id, empty
+   * cells. Placements stored with the old id now find the sheet by name only (rule 7).
+   */
+  recreateSheet(sheetId: string): PreviewSheet | null {
+    const { sheets, values, activeSheetId } = this.#snapshot;
+    const old = sheets.find((s) => s.id === sheetId);
+    if (!old) return null;
+    const fresh = { id: newSheetId(), name: old.name };
+    const nextValues = new Map(values);
+    nextValues.delete(sheetId);
+    this.#selections.delete(sheetId);
+    this.#update({
+      sheets: sheets.map((s) => (s.id === sheetId ? fresh : s)),
+      values: nextValues,
+      status: {
+        tone: "info",
+        text: `Deleted the tab "${old.name}" and added a new one under the same name: its sheet id is now ${fresh.id}.`,
+      },
+    });
+    if (activeSheetId === sheetId) this.#applySelection(fresh.id, { active: A1, anchor: A1 });
+    return fresh;
+  }
+
+  /** The reports to shade: called with what the pane loaded last. */
+  setReports(reports: readonly Report[]) {
+    this.#update({ reports });
+  }
+
+  /** Replaces one report (the one a disconnect returned) in the shaded list. */
+  replaceReport(updated: Report) {
+    const { reports } = this.#snapshot;
+    const known = reports.some((r) => r.id === updated.id && r.deploymentId === updated.deploymentId);
+    this.#update({
+      reports: known
+        ? reports.map((r) => (r.id === updated.id && r.deploymentId === updated.deploymentId ? updated : r))
+        : [...reports, updated],
+    });
+  }
+
+  setStatus(status: StatusMessage | null) {
+    this.#update({ status });
+  }
+
+  setTheme(theme: "light" | "dark") {
+    if (theme !== this.#snapshot.theme) this.#update({ theme });
+  }
+}
+
+/** "A".."N": the grid's column letters. */
+export const COLUMN_NAMES: readonly string[] = Array.from({ length: GRID_COLUMNS }, (_, i) =>
+  columnLetters(i + 1),
+);
