@@ -109,6 +109,24 @@ describe("spec 5 authentication", () => {
     expect(seen[0]?.headers.accept).toBe("application/json");
   });
 
+  it("rule 3: an OAuth access token is sent the same way as an API key", async () => {
+    handler = (_req, res) => json(res, 200, []);
+    const accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJl";
+    await createPlatformClient({ baseUrl: base, token: accessToken }).listDeployments();
+    expect(seen[0]?.headers.authorization).toBe(`Bearer ${accessToken}`);
+  });
+
+  it("rule 4: a key scoped to other deployments gets 403 for this one, and the message names it", async () => {
+    handler = (req, res) =>
+      req.url.startsWith("/api/v1/deployments/2/")
+        ? json(res, 403, { message: "out of scope" })
+        : json(res, 200, { items: [] });
+    expect(await client().listReports(1)).toEqual([]);
+    const e = await failure(client().listReports(2));
+    expect(e.kind).toBe("forbidden");
+    expect(e.message).toContain("scoped to other deployments: deployment 2 is not among them");
+  });
+
   it("rule 5: the provisioning API takes the SCIM token as Bearer", async () => {
     handler = (_req, res) =>
       json(res, 200, {
