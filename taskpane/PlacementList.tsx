@@ -203,7 +203,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
                 sheetName={group.sheetName}
                 isCurrent={current?.key === item.placement.key}
                 busy={busyKeys.has(item.placement.key)}
-                otherWorkbooks={others.get(reportKey(item.placement.report)) ?? []}
+                otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
                 onSelect={onSelect}
                 onDisconnect={onDisconnect}
               />
@@ -214,6 +214,9 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     </div>
   );
 });
+
+/** One empty list for every placement placed nowhere else, so `PlacementItem`'s memo holds. */
+const NO_OTHER_WORKBOOKS: readonly PlacedReport[] = [];
 
 interface PlacementItemProps {
   item: GroupedPlacement;
@@ -226,7 +229,11 @@ interface PlacementItemProps {
   onDisconnect(placement: PlacedReport): void;
 }
 
-function PlacementItem(props: PlacementItemProps) {
+/**
+ * Memoised: a selection change moves `current`, and only the two items whose `isCurrent` changed
+ * render again (with 2,000 placements, re-rendering every item took over a second per move).
+ */
+const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect } = props;
   const styles = useStyles();
   const p = item.placement;
@@ -306,4 +313,4 @@ function PlacementItem(props: PlacementItemProps) {
       ) : null}
     </li>
   );
-}
+});

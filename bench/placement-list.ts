@@ -1,0 +1,172 @@
+/**
+ * The placement list with 2,000 placements (the real service's cap per document) against 20, in
+ * Chromium: the production preview over a sandbox seeded with that many placements of the demo
+ * workbook (20 reports, placements spread over four sheets, none overlapping).
+ * - Render: navigation to the frame that paints every placement item (median of several fresh
+ *   contexts).
+ * - Selection change: a click on a cell of the preview's grid to the moment the item under it has
+ *   `aria-current="true"`, and to the next frame (median of several clicks, alternating two
+ *   placements). This includes the preview host's 40 ms coalescing of selection changes
+ *   (CONTEXT_COALESCE_MS) and the simulated workbook's own re-render, for 20 and 2,000 alike.
+ */
+
+import type { Page } from "playwright-core";
+import { quoteSheetName } from "../src/core/location.js";
+import type { Report, ReportPlacement } from "../src/core/schema.js";
+import { placementKey } from "../src/core/workbook.js";
+import { CONTEXT_COALESCE_MS } from "../src/hosts/preview/host.js";
+import { demoSeed } from "../src/sandbox/demo.js";
+import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";
+import { parseSeed, type Seed } from "../src/sandbox/seed.js";
+import { launchBrowser } from "../test/e2e/browser.js";
+import { makeReport } from "../test/sandbox/fixtures.js";
+import { median, ms, navigate, servePreview } from "./browser-timing.js";
+import { builds } from "./builds.js";
+import { PANE_ITEM } from "./first-render.js";
+
+const NAVIGATIONS = 5;
+const CLICKS = 10;
+const REPORTS = 20;
+/** The sheets the placements go on: every demo sheet but the recreated one. */
+const SHEETS = DEMO_WORKBOOK.sheets.filter((s) => !("recreated" in s));
+
+/**
+ * `n` placements over REPORTS reports: placement i on sheet i % 4 at B{3k+2}:E{3k+3}, k = i / 4,
+ * so none overlap; the first two on "Summary" (B2:E3 and B5:E6) are the ones the clicks select.
+ */
+export function listSeed(n: number): { seed: Seed; reports: Report[] } {
+  const now = Date.now();
+  const perReport: ReportPlacement[][] = Array.from({ length: REPORTS }, () => []);
+  for (let i = 0; i < n; i++) {
+    const sheet = SHEETS[i % SHEETS.length]!;
+    const k = Math.floor(i / SHEETS.length);
+    const anchor = `B${3 * k + 2}`;
+    const r = i % REPORTS;
+    perReport[r]!.push({
+      workbookId: DEMO_WORKBOOK.id,
+      id: `bench-${i}`,
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      anchorCell: anchor,
+      endResultCell: `E${3 * k + 3}`,
+      resultLocation: `${quoteSheetName(sheet.name)}!${anchor}`,
+      queryChecksum: i % 3 === 0 ? `old-${r + 1}` : `q${r + 1}`,
+      refreshedAt: new Date(now - (i + 1) * 60_000).toISOString(),
+    });
+  }
+  const base = demoSeed(new Date(now));
+  const reports = perReport.map((placements, r) =>
+    makeReport(r + 1, placements, { name: `Bench report ${r + 1}`, deploymentId: 1 }),
+  );
+  return { seed: parseSeed({ ...base, reports }), reports };
+}
+
+/** Clicks `cell` in the preview's grid; resolves with ms to aria-current on `key`, and to the next frame. */
+function clickAndWait(page: Page, cell: string, key: string): Promise<{ dom: number; frame: number }> {
+  return page.evaluate(
+    ({ cell, key }) =>
+      new Promise<{ dom: number; frame: number }>((resolve, reject) => {
+        const td = document.querySelector(`[data-cell="${cell}"]`);
+        const pane = document.querySelector('aside[aria-label="Reporting Platform add-in"]');
+        if (!td || !pane) return reject(new Error(`no cell ${cell} or no pane`));
+        // No named function in here: tsx would wrap it in a helper the page does not have.
+        const selector = `li[data-placement-key="${CSS.escape(key)}"][aria-current="true"]`;
+        const t0 = performance.now();
+        const observer = new MutationObserver(() => {
+          if (!pane.querySelector(selector)) return;
+          observer.disconnect();
+          const dom = performance.now() - t0;
+          requestAnimationFrame(() => resolve({ dom, frame: performance.now() - t0 }));
+        });
+        observer.observe(pane, { subtree: true, attributes: true, attributeFilter: ["aria-current"] });
+        setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`aria-current did not move to ${key} in 20 s`));
+        }, 20_000);
+        td.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, button: 0 }));
+        td.dispatchEvent(new MouseEvent("mouseup", { bubbles: true, button: 0 }));
+      }),
+    { cell, key },
+  );
+}
+
+interface Figures {
+  render: number;
+  renders: number[];
+  dom: number;
+  frame: number;
+  frames: number[];
+}
+
+async function measure(
+  previewDir: string,
+  n: number,
+  browser: import("playwright-core").Browser,
+): Promise<Figures> {
+  const { seed, reports } = listSeed(n);
+  // The two placements the clicks alternate between: Summary!B2:E3 (i = 0) and Summary!B5:E6 (i = 4).
+  const keyOf = (id: string) => {
+    const report = reports.find((r) => r.externalWorkbookPlacements?.some((p) => p.id === id))!;
+    return placementKey(report, report.externalWorkbookPlacements!.find((p) => p.id === id)!);
+  };
+  const targets = [
+    { cell: "C3", key: keyOf("bench-0") },
+    { cell: "C6", key: keyOf(`bench-${SHEETS.length}`) },
+  ];
+  const preview = await servePreview(previewDir, seed);
+  try {
+    const renders: number[] = [];
+    const frames: number[] = [];
+    const doms: number[] = [];
+    // The first navigation warms up (not counted) and serves the selection changes.
+    for (let i = 0; i <= NAVIGATIONS; i++) {
+      const nav = await navigate(browser, preview.url, PANE_ITEM, n, 60_000);
+      if (i > 0) renders.push(nav.ms);
+      try {
+        if (i === 0) {
+          // Selection changes, on the first page (list loaded, menu code fetched).
+          await nav.page.waitForTimeout(300);
+          for (let c = 0; c < CLICKS + 1; c++) {
+            const t = targets[c % 2]!;
+            const { dom, frame } = await clickAndWait(nav.page, t.cell, t.key);
+            if (c > 0) {
+              doms.push(dom);
+              frames.push(frame);
+            }
+            await nav.page.waitForTimeout(100);
+          }
+        }
+      } finally {
+        await nav.close();
+      }
+    }
+    return { render: median(renders), renders, dom: median(doms), frame: median(frames), frames };
+  } finally {
+    await preview.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const b = await builds();
+  const launched = await launchBrowser();
+  try {
+    const small = await measure(b.preview, 20, launched.browser);
+    const large = await measure(b.preview, 2000, launched.browser);
+    const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(", ")}]`;
+    for (const [n, f] of [
+      [20, small],
+      [2000, large],
+    ] as const) {
+      console.log(
+        `${n} placements: navigation to the whole list painted: median ${ms(f.render)} ${list(f.renders)}; selection change to aria-current: median ${ms(f.dom)}, to the next frame ${ms(f.frame)} ${list(f.frames)}`,
+      );
+    }
+    console.log(
+      `2,000 vs 20 placements: render ratio ${(large.render / small.render).toFixed(2)}, selection-update ratio ${(large.frame / small.frame).toFixed(2)} (${ms(large.frame)} vs ${ms(small.frame)}; ${CONTEXT_COALESCE_MS} ms of each is the preview host's coalescing window; beyond it: ${ms(large.frame - CONTEXT_COALESCE_MS)} vs ${ms(small.frame - CONTEXT_COALESCE_MS)})`,
+    );
+  } finally {
+    await launched.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
