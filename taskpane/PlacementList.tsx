@@ -238,7 +238,8 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const styles = useStyles();
   const p = item.placement;
   const name = p.report.name;
-  const where = describePlacement(p);
+  // The sheet's name as it is now: a renamed sheet shows its new name (the note says the old one).
+  const where = describePlacement(p, sheetName);
   const refreshed = relativeTime(p.refreshedAt);
   const range = selectionRange(p);
   const select = () => {

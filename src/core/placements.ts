@@ -79,9 +79,12 @@ export function placementRange(p: ReportPlacement): CellRange | null {
   return anchor ? rangeOf(anchor, placementEnd(p)) : null;
 }
 
-/** "Sales!B2:F20": how the pane shows a placement. */
-export function describePlacement(p: ReportPlacement): string {
-  const sheet = placementSheetName(p);
+/**
+ * "Sales!B2:F20": how the pane shows a placement. `currentSheetName` names the sheet as it is now
+ * (after a rename) instead of the name the placement stores.
+ */
+export function describePlacement(p: ReportPlacement, currentSheetName?: string | null): string {
+  const sheet = currentSheetName || placementSheetName(p);
   const anchor = placementAnchor(p);
   if (!anchor) return p.resultLocation;
   const end = placementEnd(p);

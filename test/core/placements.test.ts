@@ -32,6 +32,7 @@ describe("placementsOf", () => {
       endResultCell: "E9",
     });
     expect(describePlacement(only!)).toBe("'Q1 Sales'!C3:E9");
+    expect(describePlacement(only!, "Sales 2024")).toBe("'Sales 2024'!C3:E9");
   });
 
   it("gives none for an empty list, whatever the older fields say", () => {

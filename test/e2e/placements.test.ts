@@ -55,7 +55,7 @@ describe("the placements list", () => {
       ["Summary!H14:K20", "Unknown"],
       ["'Q1 Sales'!B18:F24", "Out of date"],
       ["'Q1 Sales'!B2:E14", "Unknown"],
-      ["Regional!B2:G30", "Up to date"],
+      ["Regions!B2:G30", "Up to date"],
       ["Pipeline!H1:K8", "Up to date"],
     ];
     for (const [where, status] of statuses) {
@@ -88,10 +88,11 @@ describe("the placements list", () => {
     await page.keyboard.press("ArrowRight");
     await expectCurrent(page, "Summary!B2:F8");
 
-    // On the renamed sheet, the placement stored under the old name is found by its sheet id.
+    // On the renamed sheet, the placement stored under the old name is found by its sheet id and
+    // shown under the sheet's new name.
     await page.getByRole("tab", { name: "Regions" }).click();
     await cell(page, "C3").click();
-    await expectCurrent(page, "Regional!B2:G30");
+    await expectCurrent(page, "Regions!B2:G30");
   });
 
   test("clicking a placement in the list selects its range in the workbook", async () => {
@@ -224,7 +225,7 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     const bodies = recordDisconnects(page);
     const sheetId = () => page.locator(".wb-sheet-id code").textContent();
 
-    // Rename: the id stays, the placements stay linked (found by sheet id, rule 6).
+    // Rename: the id stays, the placements stay linked (found by sheet id, rule 6), shown under the new name.
     await page.getByRole("tab", { name: "Summary" }).click();
     const before = await sheetId();
     await page.getByRole("button", { name: "Rename sheet…" }).click();
@@ -233,7 +234,7 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     await page.getByRole("tab", { name: "Overview" }).waitFor();
     expect(await sheetId()).toBe(before);
     await cell(page, "C4").click();
-    await expectCurrent(page, "Summary!B2:F8");
+    await expectCurrent(page, "Overview!B2:F8");
 
     // Recreate "Q1 Sales": a new id; the placement that stores the old id is no longer under the
     // cells, and the list says so; it is removed by its placement id (rule 7).

@@ -55,8 +55,8 @@ describe("the placements list", () => {
     expect(sales.textContent).toContain("Up to date");
     expect(sales.textContent).toContain("3 hours ago");
 
-    // Stored as "Regional" but the sheet id is the one now named "Regions" (renamed since).
-    const regions = itemNamed(root, "Revenue by region", "Regional!A1:C5");
+    // Stored as "Regional" but the sheet id is the one now named "Regions" (renamed since): shown by its new name.
+    const regions = itemNamed(root, "Revenue by region", "Regions!A1:C5");
     expect(regions.closest("section")?.querySelector("h3")?.textContent).toBe("Regions");
     expect(regions.textContent).toContain("Out of date");
     expect(regions.textContent).toContain("Sheet renamed from Regional");
@@ -114,7 +114,7 @@ describe("the placements list", () => {
   it("selects a placement's range in the workbook when it is clicked", async () => {
     const host = new FakeHost();
     const root = await open(host);
-    const regions = itemNamed(root, "Revenue by region", "Regional!A1:C5");
+    const regions = itemNamed(root, "Revenue by region", "Regions!A1:C5");
     await click(regions.querySelector("button") as HTMLButtonElement);
     expect(host.calls.selectRange).toEqual([
       { sheetId: "sheet-regions", sheetName: "Regions", range: "A1:C5" },
@@ -136,7 +136,7 @@ describe("the current placement", () => {
     expect(root.textContent).toContain("Sales!C4");
 
     await act(async () => host.select(ctx("Regions", "B3")));
-    expect(root.querySelector('[aria-current="true"]')?.textContent).toContain("Regional!A1:C5");
+    expect(root.querySelector('[aria-current="true"]')?.textContent).toContain("Regions!A1:C5");
 
     await act(async () => host.select(ctx("Sales", "Z99")));
     expect(root.querySelectorAll('[aria-current="true"]')).toHaveLength(0);
@@ -187,7 +187,7 @@ describe("Disconnect report here", () => {
     expect(root.querySelector('[aria-current="true"]')).toBeNull();
     expect(items(root).some((li) => li.textContent?.includes("Sales!B2:F20"))).toBe(false);
     // The report's other placements stay, here and elsewhere.
-    const regions = itemNamed(root, "Revenue by region", "Regional!A1:C5");
+    const regions = itemNamed(root, "Revenue by region", "Regions!A1:C5");
     expect(regions.textContent).toContain("Board Pack 2024");
     expect(items(root)).toHaveLength(3);
     expect(disconnectButton(root).disabled).toBe(true);
