@@ -9,7 +9,7 @@
  * Script's UrlFetchApp, where a server function cannot return a promise). Both share the rules:
  * HTTPS only, `Authorization: Bearer`, errors that say what to do, retries of idempotent requests.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   type ErrorContext,
   errorFromStatus,
@@ -73,25 +73,25 @@ export interface ListReportsOptions {
 export const ScimUserSchema = z.looseObject({
   id: z.string(),
   userName: z.string(),
-  name: z
-    .looseObject({
-      givenName: z.string().nullish(),
-      familyName: z.string().nullish(),
-      formatted: z.string().nullish(),
-    })
-    .nullish(),
-  displayName: z.string().nullish(),
-  emails: z.array(z.looseObject({ value: z.string(), primary: z.boolean().nullish() })).nullish(),
-  active: z.boolean().nullish(),
+  name: z.nullish(
+    z.looseObject({
+      givenName: z.nullish(z.string()),
+      familyName: z.nullish(z.string()),
+      formatted: z.nullish(z.string()),
+    }),
+  ),
+  displayName: z.nullish(z.string()),
+  emails: z.nullish(z.array(z.looseObject({ value: z.string(), primary: z.nullish(z.boolean()) }))),
+  active: z.nullish(z.boolean()),
 });
 export type ScimUser = z.infer<typeof ScimUserSchema>;
 
 export const ScimListResponseSchema = z.looseObject({
   schemas: z.array(z.string()),
-  totalResults: z.number().int(),
-  startIndex: z.number().int().optional(),
-  itemsPerPage: z.number().int().optional(),
-  Resources: z.array(ScimUserSchema).optional(),
+  totalResults: z.int(),
+  startIndex: z.optional(z.int()),
+  itemsPerPage: z.optional(z.int()),
+  Resources: z.optional(z.array(ScimUserSchema)),
 });
 export type ScimListResponse = z.infer<typeof ScimListResponseSchema>;
 
@@ -165,7 +165,7 @@ export interface Operation<T> {
   read(json: unknown): T;
 }
 
-function parseWith<S extends z.ZodType>(schema: S, what: string) {
+function parseWith<S extends z.ZodMiniType>(schema: S, what: string) {
   return (json: unknown): z.infer<S> => {
     const result = schema.safeParse(json);
     if (!result.success) throw invalidResponse(what, describeIssues(result.error));
@@ -174,7 +174,7 @@ function parseWith<S extends z.ZodType>(schema: S, what: string) {
 }
 
 /** "externalWorkbookPlacements.0.syncStatus: expected string" — the first few issues, with paths. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
@@ -188,29 +188,33 @@ function positiveInt(n: number, what: string): number {
   return n;
 }
 
+const DeploymentList = z.array(DeploymentSchema);
 const DeploymentListSchema = z.union([
-  z.array(DeploymentSchema),
-  z
-    .looseObject({
-      items: z.array(DeploymentSchema).optional(),
-      data: z.array(DeploymentSchema).optional(),
-      deployments: z.array(DeploymentSchema).optional(),
-    })
-    .transform((v, ctx) => {
+  DeploymentList,
+  z.pipe(
+    z.looseObject({
+      items: z.optional(DeploymentList),
+      data: z.optional(DeploymentList),
+      deployments: z.optional(DeploymentList),
+    }),
+    z.transform((v: { items?: Deployment[]; data?: Deployment[]; deployments?: Deployment[] }, ctx) => {
       const list = v.items ?? v.deployments ?? v.data;
       if (!list) {
-        ctx.addIssue({ code: "custom", message: "expected a list of deployments" });
+        ctx.issues.push({ code: "custom", message: "expected a list of deployments", input: v });
         return z.NEVER;
       }
       return list;
     }),
+  ),
 ]);
 
 const ReportPageSchema = z.looseObject({
-  items: z.array(z.unknown()).optional(),
+  items: z.optional(z.array(z.unknown())),
   // Deprecated name of `items` on the real service.
-  data: z.array(z.unknown()).optional(),
-  pageInfo: z.looseObject({ hasNextPage: z.boolean().optional(), endCursor: z.string().nullish() }).nullish(),
+  data: z.optional(z.array(z.unknown())),
+  pageInfo: z.nullish(
+    z.looseObject({ hasNextPage: z.optional(z.boolean()), endCursor: z.nullish(z.string()) }),
+  ),
 });
 
 export interface ReportPage {

@@ -3,22 +3,22 @@
  * per user by each host (OfficeRuntime.storage, partitioned localStorage, Apps Script user
  * properties), never in the document. The rules for reading and changing them live here once.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { PlatformError } from "./errors.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
 
 /** Everything stored, secrets included. Never sent to a sidebar or a log. */
 export const StoredSettingsSchema = z.object({
-  tenantUrl: z.string().default(""),
-  deploymentId: z.number().int().nullable().default(null),
-  chatUrl: z.string().default(""),
-  externalId: z.string().default(""),
-  email: z.string().default(""),
-  userAttributes: z.array(UserAttributeSchema).default([]),
-  apiKey: z.string().default(""),
-  agentApiKey: z.string().default(""),
-  scimToken: z.string().default(""),
+  tenantUrl: z._default(z.string(), ""),
+  deploymentId: z._default(z.nullable(z.int()), null),
+  chatUrl: z._default(z.string(), ""),
+  externalId: z._default(z.string(), ""),
+  email: z._default(z.string(), ""),
+  userAttributes: z._default(z.array(UserAttributeSchema), []),
+  apiKey: z._default(z.string(), ""),
+  agentApiKey: z._default(z.string(), ""),
+  scimToken: z._default(z.string(), ""),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
