@@ -935,6 +935,72 @@ describe("createAgentChat", () => {
   });
 });
 
+describe("createAgentChat on hostile streams (issue 7)", () => {
+  it("reads a 5 MB answer line written in small pieces, with the lines after it", async () => {
+    const big = "é5".repeat(5 * 512 * 1024); // 5 MB of UTF-8 (é is 2 bytes), a multi-byte char at every cut
+    const lines = realStream();
+    lines.splice(8, 0, { id: "m-big", role: "assistant", content: big, graphPath: ["final"], sort: 6 });
+    const text = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+    const bytes = encoder.encode(text);
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      // Odd-sized writes, so pieces end inside a multi-byte character.
+      for (let at = 0; at < bytes.length; at += 65_537) res.write(bytes.subarray(at, at + 65_537));
+      res.end();
+    });
+    const result = await chatFor(server.chatUrl).chat.ask({ input: "q" });
+    expect(bytes.length).toBeGreaterThan(5 * 1024 * 1024);
+    expect(result.answer?.length).toBe(big.length);
+    expect(result.answer === big).toBe(true);
+    expect(result.chatId).toBe(CHAT_ID);
+    expect(result.messages.at(-1)?.id).toBe("__usage__");
+  });
+
+  it("CRLF line ends, blank lines and a malformed line between good ones still give the whole answer", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      const lines = realStream().map((l) => JSON.stringify(l));
+      lines.splice(3, 0, "", "   ", '{"id": "m-x", "role": "assist');
+      res.end(`${lines.join("\r\n")}\r\n\r\n`);
+    });
+    const result = await chatFor(server.chatUrl).chat.ask({ input: "q" });
+    expect(result.answer).toBe("There were 1,204 orders last month.");
+    expect(result.chatId).toBe(CHAT_ID);
+    expect(result.messages.map((m) => m.id)).not.toContain("m-x");
+  });
+
+  it("a stream without __cutoff__: the answer is still read; chatId is null for a new conversation, the request's for a follow-up", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(
+        res,
+        realStream().filter((l) => (l as { id?: string }).id !== "__cutoff__"),
+      );
+      res.end();
+    });
+    const { chat } = chatFor(server.chatUrl);
+    const fresh = await chat.ask({ input: "q" });
+    expect(fresh.answer).toBe("There were 1,204 orders last month.");
+    // __state__ carries a chatId too, but spec 4.2 rule 4 reads it from __cutoff__ only.
+    expect(fresh.chatId).toBeNull();
+    const followUp = await chat.ask({ input: "and before?", chatId: "chat-earlier" });
+    expect(followUp.answer).toBe("There were 1,204 orders last month.");
+    expect(followUp.chatId).toBe("chat-earlier");
+    expect(server.received[1]?.json.chatId).toBe("chat-earlier");
+  });
+
+  it("a stream that stops after __cutoff__ without an answer resolves with no answer and the conversation id", async () => {
+    const server = await startServer(async (_req, res) => {
+      ndjsonResponse(res);
+      await writeLines(res, realStream().slice(0, 2));
+      res.end();
+    });
+    const result = await chatFor(server.chatUrl).chat.ask({ input: "q" });
+    expect(result.answer).toBeNull();
+    expect(result.chatId).toBe(CHAT_ID);
+  });
+});
+
 describe("AgentChat.abort", () => {
   it("POSTs {chatId, sessionSettings} to /chat/abort with the Api-Key header and resolves true on 204", async () => {
     const server = await startServer((_req, res) => {

@@ -4,6 +4,7 @@
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { type RunningPreview, startPreview } from "../../src/hosts/preview/server.js";
+import type { Seed } from "../../src/sandbox/seed.js";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -48,16 +49,24 @@ export interface E2eSession {
    * a new tab. The tabs share one browser context, so the HTTP cache makes loads fast; the pane's
    * settings start from the demo defaults anyway, because the preview keeps them per sandbox.
    */
-  openPreview(query?: string): Promise<Page>;
+  openPreview(query?: string, options?: OpenOptions): Promise<Page>;
   close(): Promise<void>;
 }
 
-export async function startSession(options: { chatDelayMs?: number } = {}): Promise<E2eSession> {
+export interface OpenOptions {
+  /** Runs on the new tab before it navigates: routes, init scripts, listeners. */
+  prepare?(page: Page): Promise<void> | void;
+}
+
+export async function startSession(
+  options: { chatDelayMs?: number; seed?: () => Seed } = {},
+): Promise<E2eSession> {
   const preview = await startPreview({
     port: 0,
     logLevel: "silent",
     watch: false,
     ...(options.chatDelayMs !== undefined ? { chatDelayMs: options.chatDelayMs } : {}),
+    ...(options.seed ? { seed: options.seed } : {}),
   });
   let launched: LaunchedBrowser;
   let context: BrowserContext;
@@ -72,11 +81,12 @@ export async function startSession(options: { chatDelayMs?: number } = {}): Prom
   return {
     preview,
     browser: launched.browser,
-    async openPreview(query = "") {
+    async openPreview(query = "", open: OpenOptions = {}) {
       if (!fresh) await preview.restartSandbox();
       fresh = false;
-      for (const open of context.pages()) await open.close();
+      for (const tab of context.pages()) await tab.close();
       const page = await context.newPage();
+      await open.prepare?.(page);
       await page.goto(`${preview.url}${query}`);
       return page;
     },

