@@ -282,17 +282,7 @@ function PaneBody({ state, onSelect, onDisconnectPlacement, children }: PaneBody
   if (state.phase === "error") {
     return (
       <>
-        <MessageBar intent="error" layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>The reports could not be loaded.</MessageBarTitle>
-            {state.loadError}
-          </MessageBarBody>
-          <MessageBarActions>
-            <Button onClick={() => void state.reload()} disabled={state.refreshing}>
-              Retry
-            </Button>
-          </MessageBarActions>
-        </MessageBar>
+        <RetryBar title="The reports could not be loaded." state={state} />
         {children}
       </>
     );
@@ -300,19 +290,7 @@ function PaneBody({ state, onSelect, onDisconnectPlacement, children }: PaneBody
 
   return (
     <>
-      {state.loadError ? (
-        <MessageBar intent="error" layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>The refresh failed.</MessageBarTitle>
-            {state.loadError}
-          </MessageBarBody>
-          <MessageBarActions>
-            <Button onClick={() => void state.reload()} disabled={state.refreshing}>
-              Retry
-            </Button>
-          </MessageBarActions>
-        </MessageBar>
-      ) : null}
+      {state.loadError ? <RetryBar title="The refresh failed." state={state} /> : null}
       {state.problems.length > 0 ? (
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>
@@ -421,5 +399,22 @@ function CurrentCell({ state }: { state: PaneState }) {
         </div>
       </div>
     </section>
+  );
+}
+
+/** A load error with what the service said and a Retry button. */
+function RetryBar({ title, state }: { title: string; state: PaneState }) {
+  return (
+    <MessageBar intent="error" layout="multiline">
+      <MessageBarBody>
+        <MessageBarTitle>{title}</MessageBarTitle>
+        {state.loadError}
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={() => void state.reload()} disabled={state.refreshing}>
+          Retry
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
   );
 }
