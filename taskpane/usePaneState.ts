@@ -69,6 +69,9 @@ export interface PaneState {
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
   const [phase, setPhase] = useState<PanePhase>("loading");
   const [settings, setSettings] = useState<PublicSettings | null>(null);
+  // For commands that arrive between renders.
+  const settingsRef = useRef<PublicSettings | null>(null);
+  settingsRef.current = settings;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
@@ -269,6 +272,13 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       // A command can arrive while the list is still loading: plan against the loaded list.
       if (loading.current) await loading.current.catch(() => undefined);
       const where = at ?? live.current.context;
+      if (!isConnected(settingsRef.current)) {
+        // Without a tenant and key the list is empty, and "no report here" would mislead.
+        const message =
+          "The add-in is not connected yet: open Settings and enter the tenant URL and API key.";
+        notifyRef.current({ intent: "warning", message });
+        return { ok: false, message };
+      }
       if (!where) {
         const message = "The workbook is not loaded yet. Try again in a moment.";
         notifyRef.current({ intent: "warning", message });

@@ -10,6 +10,7 @@ import {
   buttonByName,
   CONNECTED,
   click,
+  ctx,
   FakeHost,
   fieldByLabel,
   queryButton,
@@ -95,6 +96,18 @@ describe("loading", () => {
     expect(root.textContent).toContain("The add-in stopped on an unexpected problem.");
     expect(buttonByName(root, "Reload")).toBeDefined();
     expect(root.querySelector("main")).not.toBeNull();
+  });
+});
+
+describe("Disconnect report here before the add-in is connected", () => {
+  it("says to open Settings instead of claiming no report is placed there", async () => {
+    const host = new FakeHost({ settings: NOTHING_SET });
+    const root = await open(host);
+    await waitFor(() => fieldByLabel(root, "Tenant URL"));
+    const outcome = await act(() => host.command(ctx("Sales", "B2")));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toContain("open Settings");
+    expect(host.calls.disconnect).toHaveLength(0);
   });
 });
 
