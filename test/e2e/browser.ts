@@ -77,6 +77,18 @@ export async function startSession(
     await preview.close();
     throw error;
   }
+  // One visit before the tests: the dev server's first compile and the browser's cache warm up
+  // under the hook's time limit, not the first test's. It only reads, so the sandbox stays fresh.
+  try {
+    const warm = await context.newPage();
+    await warm.goto(preview.url);
+    await waitForPlacements(warm);
+    await warm.close();
+  } catch (error) {
+    await launched.close();
+    await preview.close();
+    throw error;
+  }
   let fresh = true;
   return {
     preview,

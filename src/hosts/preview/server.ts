@@ -81,6 +81,9 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
         port: options.port ?? DEFAULT_PREVIEW_PORT,
         host: options.host ?? "localhost",
         strictPort: true,
+        // Transform the page and the pane (lazy parts included) while the server starts, so the
+        // first visit does not wait for a cold compile.
+        warmup: { clientFiles: ["./main.tsx", "../../../taskpane/*.tsx"] },
         ...(options.watch === false ? { hmr: false, watch: null } : {}),
       },
     });
