@@ -33,7 +33,7 @@ export interface PreviewHost extends SpreadsheetHost {
   disconnectHere(): Promise<CommandOutcome>;
 }
 
-/** Selection changes within this window are reported once, with the latest context. */
+/** A selection that stays put this long is reported once, with the latest context. */
 export const CONTEXT_COALESCE_MS = 40;
 
 function contextOf(workbook: PreviewWorkbook): ActiveContext {
@@ -84,7 +84,9 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
       lastTheme = theme;
       for (const listener of [...themeListeners]) listener(theme);
     }
-    if (timer !== undefined) return;
+    // Debounced, as the interface says "once per settled selection change": a held arrow key
+    // reports where it stops, not every cell on the way.
+    if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
       const next = signature(workbook);
