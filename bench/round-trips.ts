@@ -132,8 +132,14 @@ async function sheets(): Promise<void> {
   };
   const report = { id: 42, deploymentId: 1, name: "Revenue", externalWorkbookPlacements: [] };
   const { run, calls } = countingScriptRun({
-    refreshPane: () => ({ context, sheets: [{ id: "0", name: "Sheet1" }], reports: [], problems: [] }),
-    getActiveContext: () => context,
+    refreshPane: () => ({
+      context,
+      sheets: [{ id: "0", name: "Sheet1" }],
+      reports: [],
+      problems: [],
+      revision: "0.00000000",
+    }),
+    getActiveContext: () => ({ context, revision: "0.00000000" }),
     disconnectPlacement: () => report,
     selectRange: () => null,
   });

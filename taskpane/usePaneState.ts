@@ -206,6 +206,18 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     [loadWorkbook],
   );
 
+  // A stale snapshot reloads once, however many notices said so in the same turn (Sheets' poll can
+  // report a new sheet both as a context and as a workbook change).
+  const reloadQueued = useRef(false);
+  const reloadStale = useCallback(() => {
+    if (reloadQueued.current) return;
+    reloadQueued.current = true;
+    queueMicrotask(() => {
+      reloadQueued.current = false;
+      if (mounted.current) void loadWorkbook(true);
+    });
+  }, [loadWorkbook]);
+
   // Follow the selection. A sheet renamed in place is renamed here too; an unknown sheet (added,
   // or a tab recreated under a new id) or another workbook means the snapshot is stale: reload.
   useEffect(() => {
@@ -214,17 +226,25 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       setContext(ctx);
       if (!previous) return;
       if (previous.workbookId !== ctx.workbookId) {
-        void loadWorkbook(true);
+        reloadStale();
         return;
       }
       if (ctx.sheetId == null) return;
       const sheet = known.find((s) => s.id === ctx.sheetId);
-      if (!sheet) void loadWorkbook(true);
+      if (!sheet) reloadStale();
       else if (sheet.name !== ctx.sheetName) {
         setSheets(known.map((s) => (s.id === ctx.sheetId ? { ...s, name: ctx.sheetName } : s)));
       }
     });
-  }, [host, loadWorkbook, setContext, setSheets]);
+  }, [host, reloadStale, setContext, setSheets]);
+
+  // The workbook changed where the context does not show it (Google Sheets: a sheet added, renamed
+  // or removed, a report disconnected from the add-on menu): reload, once the pane has a list.
+  useEffect(() => {
+    return host.onWorkbookChanged?.(() => {
+      if (live.current.context && isConnected(settingsRef.current)) reloadStale();
+    });
+  }, [host, reloadStale]);
 
   const markBusy = useCallback((key: string, busy: boolean) => {
     setBusyKeys((prev) => {

@@ -100,6 +100,13 @@ export interface SpreadsheetHost {
    * renamed, added or removed. Returns the function that unsubscribes.
    */
   onContextChanged(listener: (context: ActiveContext) => void): () => void;
+  /**
+   * Optional: calls `listener` when the workbook changed in a way the context does not show (a sheet
+   * added, renamed or removed elsewhere; a report disconnected outside the pane), so the pane
+   * reloads. A host whose `onContextChanged` says all the pane needs leaves it out. Returns the
+   * function that unsubscribes.
+   */
+  onWorkbookChanged?(listener: () => void): () => void;
   /** Activates the sheet and selects the range ("B2:F20"). */
   selectRange(target: { sheetId: string | null; sheetName: string; range: string }): Promise<void>;
   /** Commands from outside the pane. Returns the function that unsubscribes. */

@@ -211,7 +211,10 @@ export class FakeHost implements SpreadsheetHost {
     listScimUsers: [] as { count: number; startIndex: number }[],
   };
   readonly pendingDisconnects: Deferred<void>[] = [];
+  /** The sheets loadWorkbook answers (a test adds one to stand for a tab added in the host). */
+  sheets: SheetInfo[] = SHEETS;
   private contextListeners = new Set<(c: ActiveContext) => void>();
+  private workbookListeners = new Set<() => void>();
   private commandListeners = new Set<(c: HostCommand) => void>();
   private askImpl: FakeHostOptions["ask"];
   private scimPages: ScimUserPage[];
@@ -280,12 +283,17 @@ export class FakeHost implements SpreadsheetHost {
   async loadWorkbook(): Promise<WorkbookSnapshot> {
     this.calls.loadWorkbook += 1;
     if (this.loadError !== undefined) throw this.loadError;
-    return { context: this.context, sheets: SHEETS, reports: this.reports, problems: this.problems };
+    return { context: this.context, sheets: this.sheets, reports: this.reports, problems: this.problems };
   }
 
   onContextChanged(listener: (c: ActiveContext) => void) {
     this.contextListeners.add(listener);
     return () => this.contextListeners.delete(listener);
+  }
+
+  onWorkbookChanged(listener: () => void) {
+    this.workbookListeners.add(listener);
+    return () => this.workbookListeners.delete(listener);
   }
 
   async selectRange(target: { sheetId: string | null; sheetName: string; range: string }) {
@@ -309,6 +317,11 @@ export class FakeHost implements SpreadsheetHost {
   select(context: ActiveContext) {
     this.context = context;
     for (const l of this.contextListeners) l(context);
+  }
+
+  /** The workbook changed where the context does not show it (Google Sheets' polled revision). */
+  changeWorkbook() {
+    for (const l of this.workbookListeners) l();
   }
 
   /** The right-click "Disconnect report here"; resolves with what the pane reported. */

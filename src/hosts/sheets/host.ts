@@ -6,7 +6,10 @@
  *
  * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`
  * at a gentle interval, only while someone listens and the sidebar is visible, and notifies only
- * when the context changed.
+ * when something changed. The same call answers the workbook's revision (see server/revision.ts):
+ * when it differs from the one the pane's last refresh reflected (a sheet added, renamed or
+ * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
+ * the pane reloads. Still one server call per poll.
  */
 import type { AgentAnswer } from "../../core/chat.js";
 import { PlatformError } from "../../core/errors.js";
@@ -45,7 +48,12 @@ export function createSheetsHost(
   const pollMs = options.pollMs ?? 1500;
   const doc = options.document ?? globalThis.document;
   const listeners = new Set<(context: ActiveContext) => void>();
+  const workbookListeners = new Set<() => void>();
   let lastContext: ActiveContext | null = null;
+  /** The revision the pane's snapshot reflects (null: not known yet; the first poll sets it). */
+  let lastRevision: string | null = null;
+  /** Counts refreshes answered, so a poll that overlapped one does not compare an older revision. */
+  let refreshes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let polling = false;
   let failures = 0;
@@ -59,8 +67,12 @@ export function createSheetsHost(
     return !doc || doc.visibilityState === "visible";
   }
 
+  function listening(): boolean {
+    return listeners.size > 0 || workbookListeners.size > 0;
+  }
+
   function schedule(delay: number): void {
-    if (timer !== null || listeners.size === 0 || !visible()) return;
+    if (timer !== null || !listening() || !visible()) return;
     timer = setTimeout(() => {
       timer = null;
       void poll();
@@ -68,14 +80,22 @@ export function createSheetsHost(
   }
 
   async function poll(): Promise<void> {
-    if (polling || listeners.size === 0 || !visible()) return;
+    if (polling || !listening() || !visible()) return;
     polling = true;
     try {
-      const context = await run("getActiveContext");
+      const refreshesBefore = refreshes;
+      const { context, revision } = await run("getActiveContext");
       failures = 0;
       const changed = !sameContext(lastContext, context);
       lastContext = context;
+      let workbookChanged = false;
+      // A refresh answered meanwhile knows better which revision the pane shows.
+      if (refreshes === refreshesBefore) {
+        workbookChanged = lastRevision !== null && revision !== lastRevision;
+        lastRevision = revision;
+      }
       if (changed) for (const listener of [...listeners]) listener(context);
+      if (workbookChanged) for (const listener of [...workbookListeners]) listener();
     } catch {
       // A failed poll is not the user's action: try again later, less often.
       failures += 1;
@@ -83,6 +103,20 @@ export function createSheetsHost(
       polling = false;
     }
     schedule(Math.min(pollMs * 2 ** failures, MAX_POLL_MS));
+  }
+
+  function subscribe<T>(set: Set<T>, listener: T): () => void {
+    const wasListening = listening();
+    set.add(listener);
+    if (!wasListening) {
+      doc?.addEventListener("visibilitychange", onVisibilityChange);
+      schedule(pollMs);
+    }
+    return () => {
+      if (!set.delete(listener) || listening()) return;
+      doc?.removeEventListener("visibilitychange", onVisibilityChange);
+      stop();
+    };
   }
 
   function stop(): void {
@@ -141,24 +175,22 @@ export function createSheetsHost(
     label: "Google Sheets",
     platform,
     async activeContext() {
-      return remember(await run("getActiveContext"));
+      // The revision is left for the poll: taking it here would hide a change from the pane.
+      const { context } = await run("getActiveContext");
+      return remember(context);
     },
     async loadWorkbook() {
-      const snapshot = await run("refreshPane");
+      const { revision, ...snapshot } = await run("refreshPane");
+      refreshes += 1;
+      lastRevision = revision;
       remember(snapshot.context);
       return snapshot;
     },
     onContextChanged(listener) {
-      listeners.add(listener);
-      if (listeners.size === 1) {
-        doc?.addEventListener("visibilitychange", onVisibilityChange);
-        schedule(pollMs);
-      }
-      return () => {
-        if (!listeners.delete(listener) || listeners.size > 0) return;
-        doc?.removeEventListener("visibilitychange", onVisibilityChange);
-        stop();
-      };
+      return subscribe(listeners, listener);
+    },
+    onWorkbookChanged(listener) {
+      return subscribe(workbookListeners, listener);
     },
     async selectRange(target) {
       await run("selectRange", target);

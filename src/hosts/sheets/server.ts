@@ -35,11 +35,27 @@ import {
 import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
 import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
+import { noteWorkbookEdited, workbookRevision } from "./server/revision.js";
 import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
 import { listSheets, type RangeTarget, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
 import { createUrlFetchTransport, type Destinations } from "./server/url-fetch-transport.js";
 
 export type { Envelope };
+
+/**
+ * What the sidebar's poll answers: where the user is, and the workbook's revision (a short opaque
+ * string that changes when a sheet is added, renamed, moved or removed, or when "Disconnect report
+ * here" from the add-on menu changed this spreadsheet's reports). Nothing secret.
+ */
+export interface PolledContext {
+  context: ActiveContext;
+  revision: string;
+}
+
+/** One refresh of the pane, with the revision it reflects (the poll compares later revisions with it). */
+export interface RevisedSnapshot extends WorkbookSnapshot {
+  revision: string;
+}
 
 const TITLE = "Reporting Platform";
 /** Sheets shows sidebars 300 px wide. */
@@ -80,6 +96,9 @@ export function showSidebar(): void {
 export function disconnectReportHere(): void {
   const toast = (message: string) => SpreadsheetApp.getActive().toast(message, TITLE, 8);
   let settings: StoredSettings | null = null;
+  // Once a DELETE was sent, the list may have changed, even if its answer was lost: the open
+  // sidebar's next poll sees a new revision and reloads.
+  let sentTo: string | null = null;
   try {
     settings = loadSettings();
     const { client } = platformClient(settings);
@@ -93,34 +112,45 @@ export function disconnectReportHere(): void {
       return;
     }
     const report = plan.placement.report;
+    sentTo = context.workbookId;
     const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
     toast(disconnectOutcomeMessage(plan.placement, returned).message);
   } catch (error) {
     const known = settings;
     toast(toPlatformError(error, () => (known ? secretsOf(known) : [])).message);
+  } finally {
+    if (sentTo !== null) noteWorkbookEdited(sentTo);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The sidebar's functions (google.script.run): each is one round trip for one user action.
 
-/** Where the user is: spreadsheet, sheet, cell. Polled by the sidebar while it is visible. */
-export function getActiveContext(): Envelope<ActiveContext> {
-  return respond(readActiveContext);
+/**
+ * Where the user is (spreadsheet, sheet, cell) and the workbook's revision, in one call: polled by
+ * the sidebar while it is visible. Reads no settings and sends no request.
+ */
+export function getActiveContext(): Envelope<PolledContext> {
+  return respond(() => {
+    const context = readActiveContext();
+    return { context, revision: workbookRevision(context.workbookId) };
+  });
 }
 
 /** One refresh of the pane: the context, the sheets and this spreadsheet's reports together. */
-export function refreshPane(): Envelope<WorkbookSnapshot> {
+export function refreshPane(): Envelope<RevisedSnapshot> {
   return sidebarCall((settings) => {
     const context = readActiveContext();
     const sheets = listSheets();
+    // Read before the reports: a menu disconnect while they load shows up at the next poll.
+    const revision = workbookRevision(context.workbookId, sheets);
     const { client } = platformClient(settings);
     const problems: string[] = [];
     const reports = client.listReports(requireDeployment(settings), {
       externalWorkbookId: context.workbookId,
       onProblem: (p) => problems.push(p),
     });
-    return { context, sheets, reports, problems };
+    return { context, sheets, reports, problems, revision };
   });
 }
 

@@ -7,6 +7,7 @@ import { PlatformError } from "../../../src/core/errors.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
 import { createBridge, type ScriptRun, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
+import { callOk, type FetchedRequest, loadAppsScript, type World } from "./apps-script.js";
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -44,6 +45,8 @@ const context: ActiveContext = {
 };
 
 const ok = (value: unknown) => ({ ok: true, value });
+/** What getActiveContext answers: the context and the workbook's revision. */
+const polled = (c: ActiveContext, revision = "0.00000001") => ok({ context: c, revision });
 
 describe("bridge", () => {
   it("resolves a server function's value and rejects its PlatformError with kind and message", async () => {
@@ -144,8 +147,8 @@ describe("createSheetsHost", () => {
   it("loads the workbook in one refreshPane call, and the context in one getActiveContext call", async () => {
     const snapshot = { context, sheets: [{ id: "0", name: "Sheet1" }], reports: [], problems: [] };
     const { run, calls } = fakeScriptRun({
-      refreshPane: () => ok(snapshot),
-      getActiveContext: () => ok(context),
+      refreshPane: () => ok({ ...snapshot, revision: "0.00000001" }),
+      getActiveContext: () => polled(context),
     });
     const host = createSheetsHost(
       createBridge(() => run),
@@ -158,7 +161,7 @@ describe("createSheetsHost", () => {
 
   it("polls while listened to and visible, notifies only on change, stops while hidden and when unsubscribed", async () => {
     let current = context;
-    const { run, calls } = fakeScriptRun({ getActiveContext: () => ok(current) });
+    const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(current) });
     const host = createSheetsHost(
       createBridge(() => run),
       { document: doc, pollMs: 1500 },
@@ -200,7 +203,7 @@ describe("createSheetsHost", () => {
     const { run, calls } = fakeScriptRun({
       getActiveContext: () => {
         if (failing) throw new Error("Service unavailable");
-        return ok(context);
+        return polled(context);
       },
     });
     const host = createSheetsHost(
@@ -214,6 +217,146 @@ describe("createSheetsHost", () => {
     await vi.advanceTimersByTimeAsync(8000);
     await vi.advanceTimersByTimeAsync(1000 * 3);
     expect(calls).toHaveLength(7);
+  });
+
+  describe("the workbook's revision", () => {
+    const snapshotAt = (revision: string) =>
+      ok({ context, sheets: [{ id: "0", name: "Sheet1" }], reports: [], problems: [], revision });
+
+    it("a new revision (a menu disconnect, a sheet added or renamed) is told once; a quiet poll tells nothing; one call per poll", async () => {
+      let current = context;
+      let revision = "0.aaaaaaaa";
+      const { run, calls } = fakeScriptRun({
+        refreshPane: () => snapshotAt(revision),
+        getActiveContext: () => polled(current, revision),
+      });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1500 },
+      );
+      await host.loadWorkbook();
+      const contexts: ActiveContext[] = [];
+      let workbookChanges = 0;
+      host.onContextChanged((c) => contexts.push(c));
+      host.onWorkbookChanged?.(() => workbookChanges++);
+
+      await vi.advanceTimersByTimeAsync(1500 * 3);
+      expect([contexts, workbookChanges]).toEqual([[], 0]);
+
+      // "Disconnect report here" from the add-on menu: the server bumped its counter.
+      revision = "1.aaaaaaaa";
+      await vi.advanceTimersByTimeAsync(1500);
+      expect([contexts, workbookChanges]).toEqual([[], 1]);
+      await vi.advanceTimersByTimeAsync(1500 * 2);
+      expect(workbookChanges).toBe(1);
+
+      // A sheet added elsewhere: only the revision says so.
+      revision = "1.bbbbbbbb";
+      await vi.advanceTimersByTimeAsync(1500);
+      expect([contexts, workbookChanges]).toEqual([[], 2]);
+
+      // The active sheet renamed: the context says it, and the revision too.
+      current = { ...context, sheetName: "Renamed" };
+      revision = "1.cccccccc";
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(contexts).toEqual([current]);
+      expect(workbookChanges).toBe(3);
+
+      await vi.advanceTimersByTimeAsync(1500 * 3);
+      expect([contexts.length, workbookChanges]).toEqual([1, 3]);
+      // One refresh, then nothing but one getActiveContext per poll.
+      expect(calls.map((c) => c.name)).toEqual(["refreshPane", ...Array(11).fill("getActiveContext")]);
+    });
+
+    it("a change between the refresh and the first poll is not missed; before any refresh the first poll only learns it", async () => {
+      let revision = "0.aaaaaaaa";
+      const { run } = fakeScriptRun({
+        refreshPane: () => snapshotAt(revision),
+        getActiveContext: () => polled(context, revision),
+      });
+      const fresh = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1000 },
+      );
+      let unrefreshed = 0;
+      fresh.onWorkbookChanged?.(() => unrefreshed++);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(unrefreshed).toBe(0);
+      revision = "0.bbbbbbbb";
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(unrefreshed).toBe(1);
+
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1000 },
+      );
+      await host.loadWorkbook();
+      revision = "1.bbbbbbbb";
+      let changes = 0;
+      host.onWorkbookChanged?.(() => changes++);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(changes).toBe(1);
+    });
+
+    it("activeContext() does not swallow a change the pane has not seen", async () => {
+      let revision = "0.aaaaaaaa";
+      const { run } = fakeScriptRun({
+        refreshPane: () => snapshotAt(revision),
+        getActiveContext: () => polled(context, revision),
+      });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1000 },
+      );
+      await host.loadWorkbook();
+      let changes = 0;
+      host.onWorkbookChanged?.(() => changes++);
+      revision = "1.aaaaaaaa";
+      await expect(host.activeContext()).resolves.toEqual(context);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(changes).toBe(1);
+    });
+
+    it("a poll answered after a newer refresh does not count its older revision as a change", async () => {
+      let answerPoll: () => void = () => {};
+      const { run } = fakeScriptRun({
+        refreshPane: () => snapshotAt("1.aaaaaaaa"),
+        getActiveContext: () =>
+          new Promise((resolve) => {
+            answerPoll = () => resolve(polled(context, "0.aaaaaaaa"));
+          }),
+      });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1000 },
+      );
+      let changes = 0;
+      host.onWorkbookChanged?.(() => changes++);
+      await vi.advanceTimersByTimeAsync(1000); // the poll is asked, and waits
+      await host.loadWorkbook(); // the pane reloads meanwhile, and sees revision 1
+      answerPoll();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(changes).toBe(0);
+    });
+
+    it("listening only for workbook changes polls too; the last unsubscribe stops polling", async () => {
+      const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(context) });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, pollMs: 1000 },
+      );
+      const stopWorkbook = host.onWorkbookChanged?.(() => {});
+      const stopContext = host.onContextChanged(() => {});
+      await vi.advanceTimersByTimeAsync(1000 * 2);
+      expect(calls).toHaveLength(2);
+      stopContext();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toHaveLength(3);
+      stopWorkbook?.();
+      await vi.advanceTimersByTimeAsync(1000 * 5);
+      expect(calls).toHaveLength(3);
+      expect(visibilityListeners.size).toBe(0);
+    });
   });
 
   it("the gateway: one server call per method; ask hands over each message of the whole answer", async () => {
@@ -283,5 +426,131 @@ describe("createSheetsHost", () => {
     release();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.name)).toContain("abortChat");
+  });
+});
+
+describe("the Sheets host over the built Code.js (a menu disconnect, a new sheet)", () => {
+  const SPREADSHEET_ID = "1RevisionTestSpreadsheet0123456789abcdefgh";
+  const TENANT = "https://acme.reporting.example";
+  const API_KEY = "sk-live-revision-test";
+  const owner = { id: 11, email: "ann.lee@example.com", firstName: "Ann", picture: null };
+  const placement = {
+    id: "plc-42",
+    workbookId: SPREADSHEET_ID,
+    resultLocation: "'Q1 Sales'!B2",
+    endResultCell: "F10",
+    sheetId: "7",
+    sheetName: "Q1 Sales",
+    anchorCell: "B2",
+  };
+  const revenue = {
+    id: 42,
+    publicId: "rep000000042",
+    deploymentId: 7,
+    userId: 11,
+    user: owner,
+    name: "Revenue by Region",
+    refreshedByUser: owner,
+    createdAt: "2024-09-01T10:00:00Z",
+    updatedAt: "2024-10-01T10:00:00Z",
+    type: "REPORT",
+    externalWorkbookPlacements: [placement],
+  };
+
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function setUp() {
+    let placed = true;
+    const world: World = loadAppsScript({
+      spreadsheetId: SPREADSHEET_ID,
+      sheets: [
+        { id: 0, name: "Summary", cell: "A1" },
+        { id: 7, name: "Q1 Sales", cell: "C5" },
+      ],
+      activeSheet: "Q1 Sales",
+      fetch: (request: FetchedRequest) => {
+        const body = (value: unknown) => ({
+          status: 200,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(value),
+        });
+        const report = { ...revenue, externalWorkbookPlacements: placed ? [placement] : [] };
+        if (request.method === "DELETE") {
+          placed = false;
+          return body({ ...report, externalWorkbookPlacements: [] });
+        }
+        return body({ items: [report], pageInfo: { hasNextPage: false } });
+      },
+    });
+    callOk(world, "saveSettings", { tenantUrl: TENANT, deploymentId: 7, apiKey: API_KEY });
+    // google.script.run over the script's globals, answering later as the real one does.
+    const handlers = new Proxy({} as Record<string, Handler>, {
+      get: (_target, name: string) =>
+        typeof world.global[name] === "function"
+          ? (...args: unknown[]) => world.global[name](...args)
+          : undefined,
+    });
+    const { run, calls } = fakeScriptRun(handlers);
+    const visibleDoc = {
+      visibilityState: "visible",
+      addEventListener() {},
+      removeEventListener() {},
+    } as unknown as Document;
+    const host = createSheetsHost(
+      createBridge(() => run),
+      { document: visibleDoc, pollMs: 1500 },
+    );
+    return { world, host, calls };
+  }
+
+  it("the next poll after the menu's disconnect tells the pane; a quiet poll tells nothing; nothing secret is polled", async () => {
+    const { world, host, calls } = setUp();
+    const snapshot = await host.loadWorkbook();
+    expect(snapshot.reports[0]?.externalWorkbookPlacements).toHaveLength(1);
+    let changes = 0;
+    const contexts: ActiveContext[] = [];
+    host.onWorkbookChanged?.(() => changes++);
+    host.onContextChanged((c) => contexts.push(c));
+    // What each poll carried across google.script.run.
+    const answers: unknown[] = [];
+    const original = world.global.getActiveContext;
+    world.global.getActiveContext = () => {
+      const answer = original();
+      answers.push(answer);
+      return answer;
+    };
+
+    await vi.advanceTimersByTimeAsync(1500 * 2);
+    expect([changes, contexts]).toEqual([0, []]);
+
+    world.select("Q1 Sales", "D7");
+    world.global.disconnectReportHere();
+    expect(world.toasts[0]?.message).toMatch(/^Disconnected Revenue by Region/);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(changes).toBe(1);
+    expect(contexts.map((c) => c.cell)).toEqual(["D7"]);
+
+    // The pane reloads (one refreshPane), and the list no longer shows the placement.
+    const after = await host.loadWorkbook();
+    expect(after.reports[0]?.externalWorkbookPlacements).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1500 * 2);
+    expect(changes).toBe(1);
+
+    // A sheet added elsewhere (the selection stays where it was).
+    world.sheets.push({ id: 99, name: "Q2 Sales" });
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(changes).toBe(2);
+    expect(contexts).toHaveLength(1);
+
+    const names = calls.map((c) => c.name);
+    expect(names.filter((n) => n !== "getActiveContext")).toEqual(["refreshPane", "refreshPane"]);
+    expect(names.filter((n) => n === "getActiveContext")).toHaveLength(answers.length);
+    const text = JSON.stringify(answers);
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toContain(TENANT);
+    for (const answer of answers) {
+      expect(Object.keys((answer as { value: object }).value).sort()).toEqual(["context", "revision"]);
+    }
   });
 });

@@ -23,6 +23,8 @@ const API_KEY = "sk-live-4f9a1c2b7e";
 const AGENT_KEY = "ak-live-88d1e0c3aa";
 const SCIM_TOKEN = "scim-live-01b2c3d4e5";
 const SECRETS = [API_KEY, AGENT_KEY, SCIM_TOKEN];
+/** Where the menu's "Disconnect report here" counts its changes: the user's properties, per spreadsheet. */
+const EDITS_KEY = `reportingPlatform.edits.${SPREADSHEET_ID}`;
 
 const SHEETS = [
   { id: 0, name: "Summary", cell: "A1" },
@@ -390,17 +392,22 @@ describe("the pane's calls", () => {
     expect(snapshot.problems).toEqual([expect.stringMatching(/^Report "Broken" could not be read/)]);
   });
 
-  it("getActiveContext follows the selection", () => {
+  it("getActiveContext follows the selection, with the workbook's revision, reading no settings", () => {
     const world = configured();
     world.select("Summary", "B3");
     expect(callOk(world, "getActiveContext")).toEqual({
-      workbookId: SPREADSHEET_ID,
-      workbookName: "Budget 2025",
-      sheetId: "0",
-      sheetName: "Summary",
-      cell: "B3",
+      context: {
+        workbookId: SPREADSHEET_ID,
+        workbookName: "Budget 2025",
+        sheetId: "0",
+        sheetName: "Summary",
+        cell: "B3",
+      },
+      revision: expect.stringMatching(/^\d+\.[0-9a-f]{8}$/),
     });
     expect(world.requests).toEqual([]);
+    // One small property read (the menu's edit counter for this spreadsheet), never the settings.
+    expect(world.propertyAccess).toEqual([{ store: "user", op: "get", key: EDITS_KEY }]);
   });
 
   it("disconnectPlacement sends one DELETE with the input, and answers the report as it stands", () => {
@@ -526,6 +533,77 @@ describe("Disconnect report here (add-on menu)", () => {
   });
 });
 
+describe("the workbook's revision (what the sidebar's poll compares)", () => {
+  const revision = (world: World) => callOk<{ revision: string }>(world, "getActiveContext").revision;
+
+  it("stays the same while only the selection moves, and refreshPane answers the same one", () => {
+    const world = configured();
+    const first = revision(world);
+    world.select("Summary", "B3");
+    world.select("Q1 Sales", "Z99");
+    expect(revision(world)).toBe(first);
+    expect(callOk<{ revision: string }>(world, "refreshPane").revision).toBe(first);
+  });
+
+  it("changes when a sheet is added, renamed, moved or removed", () => {
+    const world = configured();
+    const seen = [revision(world)];
+    world.sheets.push({ id: 555, name: "Q2 Sales" });
+    seen.push(revision(world));
+    world.sheets[2]!.name = "Q2 Sales (draft)";
+    seen.push(revision(world));
+    world.sheets.unshift(world.sheets.pop()!);
+    seen.push(revision(world));
+    world.sheets.shift();
+    seen.push(revision(world));
+    // Each step changed it; back to the same tabs in the same order, the same revision.
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+    expect(new Set(seen.slice(0, 4)).size).toBe(4);
+    expect(seen[4]).toBe(seen[0]);
+  });
+
+  it("the menu's disconnect bumps it (per user and spreadsheet); a cell without a placement does not", () => {
+    const world = configured();
+    const before = revision(world);
+    world.select("Q1 Sales", "H20");
+    world.global.disconnectReportHere();
+    expect(revision(world)).toBe(before);
+
+    world.select("Q1 Sales", "D7");
+    world.global.disconnectReportHere();
+    const after = revision(world);
+    expect(after).not.toBe(before);
+    expect(world.properties.user.get(EDITS_KEY)).toBe("1");
+    expect(world.properties.document.size).toBe(0);
+    expect(world.properties.script.size).toBe(0);
+
+    world.select("Summary", "C4");
+    world.global.disconnectReportHere();
+    expect(revision(world)).not.toBe(after);
+    expect(world.properties.user.get(EDITS_KEY)).toBe("2");
+  });
+
+  it("a DELETE that failed still bumps it (the list may have changed); a list that failed does not", () => {
+    const refused = configured(tenant({ disconnect: json(403, { message: "Forbidden" }) }));
+    const before = revision(refused);
+    refused.select("Q1 Sales", "B2");
+    refused.global.disconnectReportHere();
+    expect(revision(refused)).not.toBe(before);
+
+    const unauthorized = configured(tenant({ list: json(401, { message: "invalid token" }) }));
+    const unchanged = revision(unauthorized);
+    unauthorized.global.disconnectReportHere();
+    expect(revision(unauthorized)).toBe(unchanged);
+  });
+
+  it("the sidebar's own disconnect leaves it alone (the pane updates its list from the answer)", () => {
+    const world = configured();
+    const before = revision(world);
+    callOk(world, "disconnectPlacement", 7, 42, { placementId: "plc-42-a" });
+    expect(revision(world)).toBe(before);
+  });
+});
+
 describe("errors the sidebar reads", () => {
   it("401 and 403 arrive as PlatformErrors with kind, status and message", () => {
     const w401 = configured(tenant({ list: json(401, { message: "expired" }) }));
@@ -569,6 +647,7 @@ describe("errors the sidebar reads", () => {
     const world = configured(tenant({ list: json(401, { message: `bad ${API_KEY} ${SCIM_TOKEN}` }) }));
     const answers = [
       world.global.getSettings(),
+      world.global.getActiveContext(),
       world.global.refreshPane(),
       world.global.listScimUsers({ count: 5, startIndex: 1 }),
       world.global.saveSettings({ email: "ann@example.com" }),
