@@ -2,7 +2,8 @@
  * One Vite config, three targets chosen by `--mode`:
  * - `preview`: the task pane beside the simulated workbook (what `npm start` serves);
  * - `excel`: the task pane page, commands and manifest for Excel (dist/excel/);
- * - `sheets`: the sidebar as one self-contained HTML file and the Apps Script server (dist/sheets/).
+ * - `sheets`: the sidebar (one self-contained HTML file, its lazy parts as files the server serves)
+ *   and the Apps Script server (dist/sheets/).
  * Each target's details live beside its host; this file only dispatches. `test` configures vitest.
  */
 import { fileURLToPath } from "node:url";

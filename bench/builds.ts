@@ -20,7 +20,7 @@ export interface Builds {
   dir: string;
   /** taskpane.html, help.html and assets/ as `npm run build:excel` writes them. */
   excel: string;
-  /** Sidebar.html, as `npm run build:sheets` writes it. */
+  /** Sidebar.html and the SidebarChunk_*.html files, as `npm run build:sheets` writes them. */
   sheets: string;
   /** The preview page (`vite build --mode preview`): index.html and assets/. */
   preview: string;

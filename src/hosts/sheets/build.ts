@@ -2,19 +2,23 @@
  * The sheets target (`vite build --mode sheets`): `dist/sheets/` as an Apps Script project that
  * `clasp push` can upload as it is.
  *
- * - `Sidebar.html`: the task pane as one self-contained HTML file (vite-plugin-singlefile: scripts,
- *   styles and lazy chunks inlined), which `HtmlService.createHtmlOutputFromFile("Sidebar")` serves.
+ * - `Sidebar.html`: the task pane's first screen as one self-contained HTML file (its code inlined),
+ *   which `HtmlService.createHtmlOutputFromFile("Sidebar")` serves.
+ * - `SidebarChunk_*.html`: the lazily loaded parts (agent chat, markdown, settings, menus, toasts),
+ *   one Apps Script HTML file per chunk, which the sidebar asks the server for when it first needs
+ *   them (`loadSidebarChunks`; see sidebar-chunks.ts).
  * - `Code.js`: the server (`server.ts`), built by a second, library build once the sidebar is
  *   written: one IIFE that puts the module's exports on one global, followed by a generated
  *   top-level function per export, because Apps Script only calls top-level functions (triggers,
- *   menu items, google.script.run).
+ *   menu items, google.script.run). It knows the chunk files' names (`__SIDEBAR_CHUNKS__`), and
+ *   serves no other file.
  * - `appsscript.json`: the manifest, copied from the repository root.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
-import { viteSingleFile } from "vite-plugin-singlefile";
+import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -55,7 +59,19 @@ function appsScriptGlobals(): Plugin {
   };
 }
 
-/** Builds `Code.js` from `server.ts` and copies the manifest: the Apps Script half of dist/sheets. */
+/** The sidebar's chunk files in a built folder (Apps Script names, without ".html"), sorted. */
+export function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
+  if (!existsSync(outDir)) return [];
+  return readdirSync(outDir)
+    .filter((f) => f.startsWith(CHUNK_FILE_PREFIX) && f.endsWith(".html"))
+    .map((f) => f.slice(0, -".html".length))
+    .sort();
+}
+
+/**
+ * Builds `Code.js` from `server.ts` and copies the manifest: the Apps Script half of dist/sheets.
+ * Built after the sidebar: the names of its chunk files are compiled in.
+ */
 export async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
   await build({
     configFile: false,
@@ -63,6 +79,7 @@ export async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> 
     publicDir: false,
     logLevel: "warn",
     plugins: [appsScriptGlobals()],
+    define: { __SIDEBAR_CHUNKS__: JSON.stringify(sidebarChunkNames(outDir)) },
     build: {
       outDir,
       emptyOutDir: false,
@@ -105,11 +122,19 @@ export function sheetsBuild(): UserConfig {
     root: here,
     base: "./",
     publicDir: false,
-    plugins: [react(), viteSingleFile({ removeViteModuleLoader: true }), appsScriptServer()],
+    plugins: [react(), sidebarChunks(), appsScriptServer()],
     build: {
       outDir: SHEETS_OUT_DIR,
       emptyOutDir: true,
-      rolldownOptions: { input: `${here}sidebar.html` },
+      // The lazy chunks are fetched by the registry, not by <link rel="modulepreload">.
+      modulePreload: false,
+      rolldownOptions: {
+        input: `${here}sidebar.html`,
+        // CommonJS chunks: each one becomes a factory of the sidebar's module registry.
+        output: { format: "cjs" },
+        // Nothing reads import.meta in the sidebar (Vite's import helper names it; CommonJS has none).
+        transform: { define: { "import.meta": "{}" } },
+      },
     },
   };
 }

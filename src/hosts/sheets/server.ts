@@ -82,7 +82,7 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
   onOpen(e as GoogleAppsScript.Events.SheetsOnOpen | undefined);
 }
 
-/** Menu "Open": the task pane, one self-contained HTML file (Sidebar.html). */
+/** Menu "Open": the task pane, Sidebar.html (its lazy parts come later, from loadSidebarChunks). */
 export function showSidebar(): void {
   const html = HtmlService.createHtmlOutputFromFile("Sidebar").setTitle(TITLE).setWidth(SIDEBAR_WIDTH);
   SpreadsheetApp.getUi().showSidebar(html);
@@ -212,6 +212,40 @@ export function askAgent(request: AskInput): Envelope<AgentAnswer> {
       sessionSettings: request?.sessionSettings ?? sessionSettingsOf(settings),
     }),
   );
+}
+
+/** The sidebar's chunk files (`SidebarChunk_*`), named by the build; the only files this serves. */
+declare const __SIDEBAR_CHUNKS__: readonly string[];
+const SIDEBAR_CHUNKS: readonly string[] = typeof __SIDEBAR_CHUNKS__ === "undefined" ? [] : __SIDEBAR_CHUNKS__;
+
+/**
+ * The code of lazily loaded parts of the sidebar (agent chat, settings, menus...), which
+ * Sidebar.html does not inline: one call brings every chunk a part needs. Each name must be one of
+ * the built chunk files; the answer is each file's script, in the order asked.
+ */
+export function loadSidebarChunks(names: string[]): Envelope<string[]> {
+  return respond(() => {
+    if (!Array.isArray(names) || names.length === 0 || names.length > SIDEBAR_CHUNKS.length) {
+      throw new PlatformError(
+        "bad-request",
+        "The sidebar asked for its code in a form the script cannot read.",
+      );
+    }
+    return names.map((name) => {
+      if (typeof name !== "string" || !SIDEBAR_CHUNKS.includes(name)) {
+        throw new PlatformError(
+          "bad-request",
+          `The sidebar asked for code the add-on does not have (${String(name).slice(0, 60)}). Close and reopen the sidebar.`,
+        );
+      }
+      const content = HtmlService.createHtmlOutputFromFile(name).getContent();
+      const code = /^\s*<script>([\s\S]*)<\/script>\s*$/.exec(content)?.[1];
+      if (code === undefined) {
+        throw new PlatformError("server", `The add-on's file ${name} is damaged. Reinstall the add-on.`);
+      }
+      return code;
+    });
+  });
 }
 
 /** Stops a running answer (the sidebar calls it while `askAgent` still runs in another execution). */

@@ -9,7 +9,7 @@
  * one, or `forwardTo()`, which makes the request for real over loopback (synchronously: a worker
  * thread fetches while the test blocks in Atomics.wait) so the same flows run against the sandbox.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
@@ -69,6 +69,8 @@ export interface World {
   toasts: { message: string; title: string | null }[];
   menus: { name: string; items: { caption: string; functionName: string }[] }[];
   sidebars: { file: string; title: string | null; width: number | null }[];
+  /** The HTML files read with HtmlService.createHtmlOutputFromFile(...).getContent(). */
+  htmlFilesRead: string[];
   propertyAccess: PropertyAccess[];
   properties: { user: Store; document: Store; script: Store };
   sleeps: number[];
@@ -104,6 +106,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     toasts: [],
     menus: [],
     sidebars: [],
+    htmlFilesRead: [],
     propertyAccess: [],
     properties: { user: new Map(), document: new Map(), script: new Map() },
     sleeps: [],
@@ -248,6 +251,15 @@ export function loadAppsScript(options: WorldOptions = {}): World {
           setWidth(w: number) {
             output.width = w;
             return output;
+          },
+          /** The file as the project holds it (dist/sheets/<file>.html); Apps Script throws for a missing one. */
+          getContent() {
+            const path = join(DIST, file.endsWith(".html") ? file : `${file}.html`);
+            if (!/^[A-Za-z0-9_]+(\.html)?$/.test(file) || !existsSync(path)) {
+              throw new Error(`No HTML file named ${file} was found.`);
+            }
+            world.htmlFilesRead.push(file);
+            return readFileSync(path, "utf8");
           },
         };
         return output;

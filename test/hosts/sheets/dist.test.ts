@@ -1,16 +1,66 @@
 /**
- * dist/sheets as `clasp push` uploads it: three files, the manifest with the narrowest scopes, and
- * a sidebar that is one self-contained HTML file (HtmlService serves one file; no CDN).
+ * dist/sheets as `clasp push` uploads it: Code.js, the manifest with the narrowest scopes, a
+ * sidebar that is one self-contained HTML file (no CDN, no other URL) holding the first screen's
+ * code, and the lazily loaded parts as Apps Script HTML files the server hands the sidebar.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { appsScriptGlobalsFooter } from "../../../src/hosts/sheets/build.js";
+import { CHUNK_GLOBAL } from "../../../src/hosts/sheets/sidebar-chunks.js";
 import { DIST } from "./apps-script.js";
 
+const chunkFiles = () => readdirSync(DIST).filter((f) => f.startsWith("SidebarChunk_"));
+const inlineScripts = (html: string) =>
+  [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join("\n");
+
 describe("dist/sheets", () => {
-  it("holds exactly the Apps Script project: Code.js, Sidebar.html, appsscript.json", () => {
-    expect(readdirSync(DIST).sort()).toEqual(["Code.js", "Sidebar.html", "appsscript.json"]);
+  it("holds exactly the Apps Script project: Code.js, Sidebar.html, its chunk files, appsscript.json", () => {
+    const chunks = chunkFiles();
+    expect(readdirSync(DIST).sort()).toEqual(
+      ["Code.js", "Sidebar.html", ...chunks, "appsscript.json"].sort(),
+    );
+    // The lazy parts of the pane, each in a file of its own (Apps Script names: letters, digits, _).
+    for (const part of [
+      "AgentChat",
+      "SettingsPanel",
+      "markdown",
+      "PlacementActions",
+      "PaneToaster",
+      "darkTheme",
+    ]) {
+      expect(
+        chunks.filter((f) => f.startsWith(`SidebarChunk_${part}_`)),
+        part,
+      ).toHaveLength(1);
+    }
+    for (const file of chunks) expect(file).toMatch(/^SidebarChunk_[A-Za-z0-9_]+\.html$/);
+  });
+
+  it("each chunk file is one script defining one module of the sidebar's registry", () => {
+    for (const file of chunkFiles()) {
+      const content = readFileSync(join(DIST, file), "utf8");
+      const name = file.slice(0, -".html".length);
+      expect(
+        content.startsWith(`<script>\n${CHUNK_GLOBAL}.define(${JSON.stringify(name)},function(`),
+        file,
+      ).toBe(true);
+      expect(content.trimEnd().endsWith("</script>"), file).toBe(true);
+      // One script element: nothing in the code closes it early.
+      expect(content.match(/<\/script/gi), file).toHaveLength(1);
+      expect(content).not.toMatch(/\bimport\(|require\(["'`]\.\.?\//);
+    }
+  });
+
+  it("Sidebar.html's JavaScript is within the pane's 150 KB (gzip) budget; the lazy parts are not in it", () => {
+    const html = readFileSync(join(DIST, "Sidebar.html"), "utf8");
+    expect(gzipSync(inlineScripts(html), { level: 9 }).length).toBeLessThanOrEqual(150_000);
+    // Text of the settings form and the agent chat: in their chunk files only.
+    const settings = chunkFiles().find((f) => f.startsWith("SidebarChunk_SettingsPanel_"))!;
+    expect(readFileSync(join(DIST, settings), "utf8")).toContain("leave empty to keep it");
+    expect(html).not.toContain("leave empty to keep it");
+    expect(html).not.toContain("New conversation");
   });
 
   it("appsscript.json: V8 and exactly the narrowest OAuth scopes that work", () => {
@@ -23,7 +73,7 @@ describe("dist/sheets", () => {
     ]);
   });
 
-  it("Sidebar.html is one self-contained file: no external script or stylesheet, no CDN", () => {
+  it("Sidebar.html is one self-contained file: no external script or stylesheet, no URL, no CDN", () => {
     const html = readFileSync(join(DIST, "Sidebar.html"), "utf8");
     expect(html).toMatch(/<div id="root">/);
     // The pane's code is inlined.
@@ -35,14 +85,18 @@ describe("dist/sheets", () => {
     expect(html).not.toMatch(
       /\b(unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|fonts\.googleapis\.com|esm\.sh|skypack\.dev)\b/,
     );
-    // Lazy chunks are inlined too: nothing is imported from a file at run time.
+    // Nothing is imported from a file at run time: the lazy parts come through the registry.
     expect(html).not.toMatch(/import\(\s*["'`]\.{0,2}\/[^"'`]+\.js["'`]\s*\)/);
+    expect(html).not.toMatch(/require\(["'`]\.\.?\//);
+    expect(html).toContain(`${CHUNK_GLOBAL}.load(`);
   });
 
   it("no server code reaches the sidebar (the bridge imports the server's types only)", () => {
-    const html = readFileSync(join(DIST, "Sidebar.html"), "utf8");
-    for (const name of ["UrlFetchApp", "PropertiesService", "getUserProperties", "createAddonMenu"]) {
-      expect(html).not.toContain(name);
+    for (const file of ["Sidebar.html", ...chunkFiles()]) {
+      const html = readFileSync(join(DIST, file), "utf8");
+      for (const name of ["UrlFetchApp", "PropertiesService", "getUserProperties", "createAddonMenu"]) {
+        expect(html, file).not.toContain(name);
+      }
     }
   });
 

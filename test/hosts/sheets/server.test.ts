@@ -3,7 +3,7 @@
  * through its global functions, against scripted UrlFetchApp answers: the exact requests it sends
  * and what the user reads (issue 6; spec 4.1, 4.2, 5).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -183,6 +183,7 @@ describe("Code.js as Apps Script loads it", () => {
       "askAgent",
       "abortChat",
       "selectRange",
+      "loadSidebarChunks",
     ]) {
       expect(typeof world.global[name], name).toBe("function");
     }
@@ -216,6 +217,49 @@ describe("Code.js as Apps Script loads it", () => {
     const world = loadAppsScript();
     world.global.showSidebar();
     expect(world.sidebars).toEqual([{ file: "Sidebar", title: "Reporting Platform", width: 300 }]);
+  });
+});
+
+describe("loadSidebarChunks (the sidebar's lazily loaded code)", () => {
+  const chunkNames = () =>
+    readdirSync(DIST)
+      .filter((f) => /^SidebarChunk_\w+\.html$/.test(f))
+      .map((f) => f.slice(0, -".html".length));
+  const settingsChunk = () => chunkNames().find((n) => n.startsWith("SidebarChunk_SettingsPanel_"))!;
+
+  it("answers each chunk's code, in the order asked, read from its HTML file; no settings, no request", () => {
+    const world = loadAppsScript();
+    const names = [settingsChunk(), chunkNames().find((n) => n.startsWith("SidebarChunk_AgentChat_"))!];
+    const codes = callOk<string[]>(world, "loadSidebarChunks", names);
+    expect(codes).toHaveLength(2);
+    for (const [i, name] of names.entries()) {
+      const file = readFileSync(join(DIST, `${name}.html`), "utf8");
+      // The file's script, without the <script> element around it.
+      expect(file).toBe(`<script>${codes[i]}</script>\n`);
+      expect(codes[i]).toMatch(new RegExp(`^\\s*__sidebarChunks\\.define\\("${name}",`));
+    }
+    expect(codes[0]).toContain("leave empty to keep it");
+    expect(world.htmlFilesRead).toEqual(names);
+    expect(world.requests).toEqual([]);
+    expect(world.propertyAccess).toEqual([]);
+  });
+
+  it("serves every built chunk file", () => {
+    const world = loadAppsScript();
+    expect(callOk<string[]>(world, "loadSidebarChunks", chunkNames())).toHaveLength(chunkNames().length);
+  });
+
+  it("refuses a name that is not one of the built chunk files, and reads no file", () => {
+    const world = loadAppsScript();
+    for (const name of ["Sidebar", "Code", "appsscript", "SidebarChunk_nope", "../Sidebar", "", 42, null]) {
+      const error = callError(world, "loadSidebarChunks", [settingsChunk(), name]);
+      expect(error.kind, String(name)).toBe("bad-request");
+      expect(error.message).toMatch(/does not have .*Close and reopen the sidebar/);
+    }
+    for (const names of [[], "SidebarChunk_x", null, Array(100).fill(settingsChunk())]) {
+      expect(callError(world, "loadSidebarChunks", names).kind).toBe("bad-request");
+    }
+    expect(world.htmlFilesRead.filter((f) => f !== settingsChunk())).toEqual([]);
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * The whole Sheets add-on without Google: the built Sidebar.html in Chromium, whose
  * `google.script.run` calls the built Code.js (loaded as Apps Script loads it, with the fakes),
- * whose UrlFetchApp reaches the real sandbox. One user flow: the pane lists the placement under the
- * active cell and disconnects it.
+ * whose UrlFetchApp reaches the real sandbox. The flows: the pane lists the placement under the
+ * active cell and disconnects it; the lazily loaded parts (settings, agent chat, markdown) come
+ * from the server's chunk files when first needed, and work.
  */
 import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
 import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
@@ -38,6 +39,8 @@ let sandbox: SpawnedSandbox;
 let browser: Browser;
 let world: World;
 const calls: string[] = [];
+/** The names each loadSidebarChunks call asked for, one list per call. */
+const chunkRequests: string[][] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -53,7 +56,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-async function openSidebar(): Promise<Page> {
+async function openSidebar(settings: Record<string, unknown> = {}): Promise<Page> {
   world = loadAppsScript({
     spreadsheetId: OTHER_WORKBOOK.id,
     spreadsheetName: OTHER_WORKBOOK.name,
@@ -61,12 +64,21 @@ async function openSidebar(): Promise<Page> {
     activeSheet: "KPIs",
     fetch: forwardTo(),
   });
-  callOk(world, "saveSettings", { tenantUrl: sandbox.url, deploymentId: 1, apiKey: DEMO_API_KEY });
+  callOk(world, "saveSettings", {
+    tenantUrl: sandbox.url,
+    deploymentId: 1,
+    apiKey: DEMO_API_KEY,
+    ...settings,
+  });
   world.select("KPIs", "C3");
+  calls.length = 0;
+  chunkRequests.length = 0;
   const page = await browser.newPage({ viewport: { width: 300, height: 800 } });
   await page.exposeFunction("__appsScript", (name: string, args: string) => {
     calls.push(name);
-    return JSON.stringify(cloneAcrossScriptRun(world.global[name](...JSON.parse(args))));
+    const parsed = JSON.parse(args);
+    if (name === "loadSidebarChunks") chunkRequests.push([...parsed[0]]);
+    return JSON.stringify(cloneAcrossScriptRun(world.global[name](...parsed)));
   });
   await page.addInitScript(FAKE_SCRIPT_RUN);
   await recordCspViolations(page);
@@ -90,7 +102,10 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
       .getByText(/Disconnected Revenue by Region from KPIs!A1:E7/)
       .first()
       .waitFor({ timeout: 15_000 });
-    expect(calls.filter((c) => c !== "getActiveContext")).toEqual(["disconnectPlacement"]);
+    // (The toast's code may come from the server too: loadSidebarChunks is not a disconnect call.)
+    expect(calls.filter((c) => c !== "getActiveContext" && c !== "loadSidebarChunks")).toEqual([
+      "disconnectPlacement",
+    ]);
     expect(world.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
     if (process.env.SHEETS_SIDEBAR_SCREENSHOT)
       await page.screenshot({ path: process.env.SHEETS_SIDEBAR_SCREENSHOT });
@@ -99,6 +114,63 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     expect(await cspViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it("loads its lazy parts from the server when first needed: one call per part, each chunk once, and they work", async () => {
+    const page = await openSidebar({
+      chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
+      agentApiKey: DEMO_AGENT_KEY,
+      externalId: "ann.lee@example.com",
+    });
+    const requested = () => chunkRequests.flat();
+    const named = (part: string) => (name: string) => name.startsWith(`SidebarChunk_${part}_`);
+    await page.getByRole("heading", { name: /Reports in this/ }).waitFor({ timeout: 15_000 });
+    // The agent chat (under the list) came through the server. (The first test disconnected this
+    // spreadsheet's placement: the list is empty, so the placement menu is not fetched.)
+    const ask = page.getByRole("textbox", { name: "Ask the agent" });
+    await ask.waitFor({ timeout: 15_000 });
+    expect(requested().some(named("AgentChat"))).toBe(true);
+    // Not yet needed, not yet loaded.
+    for (const part of ["SettingsPanel", "markdown", "darkTheme"]) {
+      expect(requested().some(named(part)), part).toBe(false);
+    }
+
+    // Settings: one server call brings its code; the form works.
+    let before = chunkRequests.length;
+    await page.getByRole("button", { name: "Settings" }).click();
+    const tenant = page.getByRole("textbox", { name: "Tenant URL" });
+    await tenant.waitFor({ timeout: 15_000 });
+    expect(await tenant.inputValue()).toBe(sandbox.url);
+    expect(chunkRequests.slice(before)).toHaveLength(1);
+    expect(chunkRequests[before]!.some(named("SettingsPanel"))).toBe(true);
+    await page.getByRole("textbox", { name: "E-mail" }).fill("ann.lee@example.com");
+    await page.getByRole("button", { name: "Save" }).click();
+    // Saved, the pane goes back to the list.
+    await ask.waitFor({ timeout: 15_000 });
+    expect(calls).toContain("saveSettings");
+    expect(callOk<{ email: string }>(world, "getSettings").email).toBe("ann.lee@example.com");
+    // Opened again: its code is there already.
+    before = chunkRequests.length;
+    await page.getByRole("button", { name: "Settings" }).click();
+    await tenant.waitFor({ timeout: 15_000 });
+    expect(chunkRequests.length).toBe(before);
+    await page.getByRole("button", { name: "Back" }).click();
+
+    // The agent's answer is markdown (a table): its renderer comes in one more call.
+    await ask.fill("What was revenue by region in Q3?");
+    before = chunkRequests.length;
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("table").getByText("Region", { exact: true }).waitFor({ timeout: 20_000 });
+    expect(calls).toContain("askAgent");
+    expect(chunkRequests.slice(before)).toHaveLength(1);
+    expect(chunkRequests[before]!.some(named("markdown"))).toBe(true);
+
+    // Every chunk was asked for once, and the server read each one's file once.
+    expect(new Set(requested()).size).toBe(requested().length);
+    expect([...world.htmlFilesRead].sort()).toEqual([...requested()].sort());
+    expect(pageErrors).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it("its Content-Security-Policy is enforced: an injected handler does not run, no request leaves the page", async () => {
     const page = await openSidebar();
