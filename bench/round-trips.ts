@@ -12,9 +12,10 @@
 import { createMemorySecretStore, type DirectGateway } from "../src/hosts/direct-gateway.js";
 import { createExcelHost } from "../src/hosts/excel/host.js";
 import type { ActiveContext, WorkbookSnapshot } from "../src/hosts/host.js";
-import { createBridge, type ScriptRun } from "../src/hosts/sheets/bridge.js";
+import { createBridge } from "../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../src/hosts/sheets/host.js";
 import { createExcelMock } from "../test/hosts/excel/excel-mock.js";
+import { fakeScriptRun } from "../test/hosts/sheets/fake-script-run.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
@@ -97,29 +98,15 @@ async function excel(): Promise<void> {
   );
 }
 
-/** A google.script.run that answers asynchronously, as the real one does, and counts the calls. */
+/** The host tests' fake google.script.run, with each handler's value wrapped in the server's envelope. */
 function countingScriptRun(handlers: Record<string, (...args: unknown[]) => unknown>) {
-  const calls: string[] = [];
-  const make = (onSuccess?: (v: unknown) => void, onFailure?: (e: unknown) => void): ScriptRun =>
-    new Proxy({} as ScriptRun, {
-      get(_target, prop: string) {
-        if (prop === "withSuccessHandler") return (fn: (v: unknown) => void) => make(fn, onFailure);
-        if (prop === "withFailureHandler") return (fn: (e: unknown) => void) => make(onSuccess, fn);
-        const handler = handlers[prop];
-        if (!handler) return undefined;
-        return (...args: unknown[]) => {
-          calls.push(prop);
-          setTimeout(() => {
-            try {
-              onSuccess?.(JSON.parse(JSON.stringify({ ok: true, value: handler(...args) ?? null })));
-            } catch (error) {
-              onFailure?.(error);
-            }
-          }, 1);
-        };
-      },
-    });
-  return { run: make(), calls };
+  const wrapped = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (...args: unknown[]) => ({ ok: true, value: handler(...args) ?? null }),
+    ]),
+  );
+  return fakeScriptRun(wrapped);
 }
 
 async function sheets(): Promise<void> {
@@ -160,15 +147,15 @@ async function sheets(): Promise<void> {
   }
   const refresh = await count(() => host.loadWorkbook());
   console.log(
-    `sheets: a refresh (context, sheets and reports): ${refresh} google.script.run call (${calls.at(-1)}); budget 1: ${verdict(refresh)}`,
+    `sheets: a refresh (context, sheets and reports): ${refresh} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(refresh)}`,
   );
   const disconnect = await count(() => host.platform.disconnect(1, 42, { placementId: "p-1" }));
   console.log(
-    `sheets: a disconnect: ${disconnect} google.script.run call (${calls.at(-1)}); budget 1: ${verdict(disconnect)}`,
+    `sheets: a disconnect: ${disconnect} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(disconnect)}`,
   );
   const select = await count(() => host.selectRange({ sheetId: "0", sheetName: "Sheet1", range: "B2:F9" }));
   console.log(
-    `sheets: "select it in the workbook": ${select} google.script.run call (${calls.at(-1)}); budget 1: ${verdict(select)}`,
+    `sheets: "select it in the workbook": ${select} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(select)}`,
   );
   console.log(
     "sheets: a selection change is not an event in Sheets: the host polls getActiveContext every 1.5 s while the sidebar is visible and listened to (1 call per poll, none while hidden)",

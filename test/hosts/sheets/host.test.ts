@@ -5,36 +5,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../../src/core/errors.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createBridge, type ScriptRun, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
+import { createBridge, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
 import { callOk, type FetchedRequest, loadAppsScript, type World } from "./apps-script.js";
-
-type Handler = (...args: unknown[]) => unknown;
-
-/** A google.script.run that answers from `handlers` asynchronously, as the real one does. */
-function fakeScriptRun(handlers: Record<string, Handler>) {
-  const calls: { name: string; args: unknown[] }[] = [];
-  const make = (onSuccess?: (v: unknown) => void, onFailure?: (e: unknown) => void): ScriptRun =>
-    new Proxy({} as ScriptRun, {
-      get(_target, prop: string) {
-        if (prop === "withSuccessHandler") return (fn: (v: unknown) => void) => make(fn, onFailure);
-        if (prop === "withFailureHandler") return (fn: (e: unknown) => void) => make(onSuccess, fn);
-        const handler = handlers[prop];
-        if (!handler) return undefined;
-        return (...args: unknown[]) => {
-          calls.push({ name: prop, args });
-          // Answers later, as the real one does; a handler may return a promise to answer later still.
-          Promise.resolve()
-            .then(() => handler(...args))
-            .then(
-              (value) => onSuccess?.(JSON.parse(JSON.stringify(value ?? null))),
-              (error) => onFailure?.(error),
-            );
-        };
-      },
-    });
-  return { run: make(), calls };
-}
+import { fakeScriptRun, type ScriptHandler as Handler } from "./fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",
