@@ -201,13 +201,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
           />
         </Field>
         <Field label="API key" hint={settings?.apiKeySet ? "A key is set." : undefined}>
-          <Input
-            type="password"
-            value={apiKey}
-            onChange={(_, d) => setApiKey(d.value)}
-            placeholder={secretHint(settings?.apiKeySet)}
-            autoComplete="off"
-          />
+          <SecretInput value={apiKey} onChange={setApiKey} placeholder={secretHint(settings?.apiKeySet)} />
         </Field>
         <Field
           label="Deployment"
@@ -250,12 +244,10 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
           <Input type="url" value={chatUrl} onChange={(_, d) => setChatUrl(d.value)} spellCheck={false} />
         </Field>
         <Field label="Agent API key" hint={settings?.agentApiKeySet ? "A key is set." : undefined}>
-          <Input
-            type="password"
+          <SecretInput
             value={agentApiKey}
-            onChange={(_, d) => setAgentApiKey(d.value)}
+            onChange={setAgentApiKey}
             placeholder={secretHint(settings?.agentApiKeySet)}
-            autoComplete="off"
           />
         </Field>
         <Field label="External ID" hint="The identity the agent answers for.">
@@ -272,12 +264,10 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
               : "Optional: lets an admin preview the agent as another user."
           }
         >
-          <Input
-            type="password"
+          <SecretInput
             value={scimToken}
-            onChange={(_, d) => setScimToken(d.value)}
+            onChange={setScimToken}
             placeholder={settings?.scimTokenSet ? "A token is set (leave empty to keep it)" : "Not set"}
-            autoComplete="off"
           />
         </Field>
       </fieldset>
@@ -316,5 +306,18 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** A write-only secret: never filled back, never offered to the browser's autofill. */
+function SecretInput(props: { value: string; onChange(value: string): void; placeholder: string }) {
+  return (
+    <Input
+      type="password"
+      value={props.value}
+      onChange={(_, d) => props.onChange(d.value)}
+      placeholder={props.placeholder}
+      autoComplete="off"
+    />
   );
 }
