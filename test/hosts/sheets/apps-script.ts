@@ -14,6 +14,18 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import {
+  checkMetaTag,
+  checkPropertyWrite,
+  checkRequestHeaders,
+  ExecutionClock,
+  fakeCache,
+  SLEEP_LIMIT_MS,
+  URL_FETCH_TIMEOUT_MS,
+} from "./apps-script-limits.js";
+
+/** How long a fetch takes on the fake clock unless its answer says otherwise. */
+const DEFAULT_FETCH_MS = 100;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DIST = resolve(HERE, "../../../dist/sheets");
@@ -33,6 +45,8 @@ export interface FetchAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** How long the service takes to answer (fake clock); past about 60 s UrlFetchApp throws. */
+  durationMs?: number;
 }
 
 export type FetchHandler = (request: FetchedRequest) => FetchAnswer;
@@ -61,6 +75,13 @@ export interface PropertyAccess {
   key?: string;
 }
 
+export interface SidebarShown {
+  file: string;
+  title: string | null;
+  width: number | null;
+  metaTags: { name: string; content: string }[];
+}
+
 export interface World {
   /** The script's global scope: its functions, as Apps Script would call them. */
   // biome-ignore lint/suspicious/noExplicitAny: the script's globals are untyped by nature.
@@ -68,12 +89,16 @@ export interface World {
   requests: FetchedRequest[];
   toasts: { message: string; title: string | null }[];
   menus: { name: string; items: { caption: string; functionName: string }[] }[];
-  sidebars: { file: string; title: string | null; width: number | null }[];
+  sidebars: SidebarShown[];
   /** The HTML files read with HtmlService.createHtmlOutputFromFile(...).getContent(). */
   htmlFilesRead: string[];
   propertyAccess: PropertyAccess[];
   properties: { user: Store; document: Store; script: Store };
   sleeps: number[];
+  /** The fake clock and the current execution (6 minutes at most each). */
+  clock: ExecutionClock;
+  /** CacheService.getUserCache(). */
+  cache: ReturnType<typeof fakeCache>;
   selections: { sheet: string; range: string }[];
   /** AuthMode.NONE: property and network access throw, as they do in Apps Script. */
   authMode: "NONE" | "LIMITED" | "FULL";
@@ -97,6 +122,7 @@ function cellObject(a1: string) {
 
 export function loadAppsScript(options: WorldOptions = {}): World {
   const code = readFileSync(join(DIST, "Code.js"), "utf8");
+  const clock = new ExecutionClock();
   const sheets: FakeSheet[] = (options.sheets ?? [{ id: 0, name: "Sheet1", cell: "A1" }]).map((s) => ({
     ...s,
   }));
@@ -110,6 +136,8 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     propertyAccess: [],
     properties: { user: new Map(), document: new Map(), script: new Map() },
     sleeps: [],
+    clock,
+    cache: fakeCache(clock),
     selections: [],
     authMode: "FULL",
     fetch: options.fetch ?? (() => ({ status: 599, body: "no fetch handler in this test" })),
@@ -140,7 +168,18 @@ export function loadAppsScript(options: WorldOptions = {}): World {
       setProperty(key: string, value: string) {
         denyInNone("PropertiesService");
         world.propertyAccess.push({ store, op: "set", key });
+        checkPropertyWrite(data, { [key]: String(value) });
         data.set(key, String(value));
+        return this;
+      },
+      /** Every value and the store's total are checked before anything is written. */
+      setProperties(properties: Record<string, unknown>, deleteAllOthers = false) {
+        denyInNone("PropertiesService");
+        const writes = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, String(v)]));
+        for (const key of Object.keys(writes)) world.propertyAccess.push({ store, op: "set", key });
+        checkPropertyWrite(data, writes, deleteAllOthers);
+        if (deleteAllOthers) data.clear();
+        for (const [key, value] of Object.entries(writes)) data.set(key, value);
         return this;
       },
       deleteProperty(key: string) {
@@ -221,8 +260,8 @@ export function loadAppsScript(options: WorldOptions = {}): World {
       };
       return builder;
     },
-    showSidebar(html: { file: string; title: string | null; width: number | null }) {
-      world.sidebars.push({ file: html.file, title: html.title, width: html.width });
+    showSidebar(html: SidebarShown) {
+      world.sidebars.push({ file: html.file, title: html.title, width: html.width, metaTags: html.metaTags });
     },
   };
 
@@ -244,6 +283,13 @@ export function loadAppsScript(options: WorldOptions = {}): World {
           file,
           title: null as string | null,
           width: null as number | null,
+          metaTags: [] as { name: string; content: string }[],
+          /** Only a few names are accepted; meta tags written in the file itself are ignored. */
+          addMetaTag(name: string, content: string) {
+            checkMetaTag(name);
+            output.metaTags.push({ name, content: String(content) });
+            return output;
+          },
           setTitle(t: string) {
             output.title = t;
             return output;
@@ -268,6 +314,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     UrlFetchApp: {
       fetch(url: string, params: Record<string, unknown> = {}) {
         denyInNone("UrlFetchApp.fetch");
+        checkRequestHeaders((params.headers as Record<string, unknown>) ?? {});
         const request: FetchedRequest = {
           url,
           method: String(params.method ?? "get").toUpperCase(),
@@ -279,6 +326,13 @@ export function loadAppsScript(options: WorldOptions = {}): World {
         };
         world.requests.push(request);
         const answer = world.fetch(request);
+        // A round trip takes some time even when the test says nothing of it.
+        const duration = Math.max(0, answer.durationMs ?? DEFAULT_FETCH_MS);
+        if (duration > URL_FETCH_TIMEOUT_MS) {
+          clock.spend(URL_FETCH_TIMEOUT_MS);
+          throw new Error(`Timeout: ${url}`);
+        }
+        clock.spend(duration);
         if (!request.muteHttpExceptions && answer.status >= 400) {
           throw new Error(`Request failed for ${url} returned code ${answer.status}.`);
         }
@@ -292,7 +346,9 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     },
     Utilities: {
       sleep(ms: number) {
+        if (!(ms >= 0 && ms <= SLEEP_LIMIT_MS)) throw new Error("Invalid argument: milliseconds");
         world.sleeps.push(ms);
+        clock.spend(ms);
       },
     },
     Session: {
@@ -300,12 +356,25 @@ export function loadAppsScript(options: WorldOptions = {}): World {
       getEffectiveUser: () => ({ getEmail: () => "" }),
       getScriptTimeZone: () => "Etc/UTC",
     },
+    CacheService: {
+      getUserCache: () => world.cache,
+    },
     Logger: { log: () => {} },
     console: { log() {}, info() {}, warn() {}, error() {} },
   };
 
   const context = vm.createContext({ ...services });
+  // Apps Script's clock is the fake one: no test waits, and none depends on the wall clock.
+  (vm.runInContext("Date", context) as DateConstructor).now = () => clock.now;
   vm.runInContext(code, context, { filename: "Code.js" });
+  // Each call of a global function is one execution, which Apps Script ends at 6 minutes.
+  const exported = Object.keys((context as Record<string, object>).ReportingPlatformAddon ?? {});
+  for (const name of exported) {
+    const original = (context as Record<string, unknown>)[name];
+    if (typeof original !== "function") continue;
+    (context as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      clock.run(name, () => (original as (...a: unknown[]) => unknown)(...args));
+  }
   world.global = context as Record<string, unknown>;
   return world;
 }

@@ -1,0 +1,164 @@
+/**
+ * Apps Script's limits, as the fakes in apps-script.ts enforce them. A fake kinder than the
+ * platform proves nothing, so each limit here throws what Apps Script throws, at the documented
+ * size or time (docs/google-sheets.md cites the pages):
+ *
+ * - PropertiesService: 9 KB per value, 500 KB per property store (Quotas for Google Services).
+ * - UrlFetchApp: about 60 s per fetch; a fetch that takes longer throws. Headers that Google's URL
+ *   Fetch service sets itself (Content-Length, Host, ...) cannot be set by the script.
+ * - One execution (a trigger, a menu item, a google.script.run call) runs at most 6 minutes.
+ * - HtmlOutput.addMetaTag takes only a few names; meta tags written in the file are ignored.
+ * - CacheService: values up to 100 KB, kept at most 6 hours.
+ *
+ * Time is a fake clock: a fetch "takes" the time its handler says, Utilities.sleep advances it, and
+ * no test waits for real.
+ */
+
+export const PROPERTY_VALUE_LIMIT_BYTES = 9 * 1024;
+export const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
+export const URL_FETCH_TIMEOUT_MS = 60_000;
+export const EXECUTION_LIMIT_MS = 6 * 60_000;
+export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
+export const CACHE_MAX_EXPIRATION_S = 21_600;
+/** Utilities.sleep refuses more than 5 minutes. */
+export const SLEEP_LIMIT_MS = 300_000;
+
+/** Headers Google's URL Fetch service computes or adds itself; a script cannot set them. */
+export const RESTRICTED_REQUEST_HEADERS = [
+  "content-length",
+  "host",
+  "vary",
+  "via",
+  "x-appengine-inbound-appid",
+  "x-forwarded-for",
+  "x-proxyuser-ip",
+] as const;
+
+/** The only names HtmlOutput.addMetaTag accepts. */
+export const ALLOWED_META_TAGS = [
+  "apple-mobile-web-app-capable",
+  "google-site-verification",
+  "mobile-web-app-capable",
+  "viewport",
+] as const;
+
+export const EXECUTION_TIMEOUT_MESSAGE = "Exceeded maximum execution time";
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * The fake clock and the current execution. Apps Script ends an execution at 6 minutes whatever the
+ * script does, so `spend` throws past the limit and marks the execution as timed out: the wrapper
+ * around each global function then fails the call even if the script caught the error.
+ */
+export class ExecutionClock {
+  now: number;
+  private startedAt: number | null = null;
+  private depth = 0;
+  timedOut = false;
+  /** Executions that ran into the limit, by the global function's name. */
+  readonly timeouts: string[] = [];
+
+  constructor(start = Date.UTC(2026, 0, 5, 9, 0, 0)) {
+    this.now = start;
+  }
+
+  /** Milliseconds left in the current execution (the whole limit outside one). */
+  remaining(): number {
+    return this.startedAt === null ? EXECUTION_LIMIT_MS : this.startedAt + EXECUTION_LIMIT_MS - this.now;
+  }
+
+  /** Lets `ms` pass inside the current execution; throws at the 6-minute limit. */
+  spend(ms: number): void {
+    const left = this.remaining();
+    if (ms > left) {
+      this.now += Math.max(0, left);
+      this.timedOut = true;
+      throw new Error(EXECUTION_TIMEOUT_MESSAGE);
+    }
+    this.now += ms;
+  }
+
+  /** Runs one execution of a global function (nested calls belong to the outer one). */
+  run<T>(name: string, work: () => T): T {
+    if (this.depth > 0) return work();
+    this.startedAt = this.now;
+    this.timedOut = false;
+    this.depth = 1;
+    try {
+      const value = work();
+      if (this.timedOut) throw new Error(EXECUTION_TIMEOUT_MESSAGE);
+      return value;
+    } catch (error) {
+      if (this.timedOut) {
+        this.timeouts.push(name);
+        throw new Error(EXECUTION_TIMEOUT_MESSAGE);
+      }
+      throw error;
+    } finally {
+      this.depth = 0;
+      this.startedAt = null;
+    }
+  }
+}
+
+type Store = Map<string, string>;
+
+function storeBytes(data: Store): number {
+  let total = 0;
+  for (const [key, value] of data) total += utf8Bytes(key) + utf8Bytes(value);
+  return total;
+}
+
+/** Checks one write against the per-value and per-store limits before anything changes. */
+export function checkPropertyWrite(data: Store, writes: Record<string, string>, deleteOthers = false): void {
+  const next: Store = deleteOthers ? new Map() : new Map(data);
+  for (const [key, value] of Object.entries(writes)) {
+    if (utf8Bytes(value) > PROPERTY_VALUE_LIMIT_BYTES) throw new Error("Argument too large: value");
+    next.set(key, value);
+  }
+  if (storeBytes(next) > PROPERTY_STORE_LIMIT_BYTES) {
+    throw new Error(
+      "You have exceeded the property storage quota. Please remove some properties and try again.",
+    );
+  }
+}
+
+/** UrlFetchApp refuses a header the URL Fetch service sets itself. */
+export function checkRequestHeaders(headers: Record<string, unknown>): void {
+  for (const name of Object.keys(headers)) {
+    if ((RESTRICTED_REQUEST_HEADERS as readonly string[]).includes(name.toLowerCase())) {
+      throw new Error(`Attribute provided with invalid value: Header:${name}`);
+    }
+  }
+}
+
+export function checkMetaTag(name: string): void {
+  if (!(ALLOWED_META_TAGS as readonly string[]).includes(String(name).toLowerCase())) {
+    throw new Error(`Invalid argument: name (${name} is not a meta tag HtmlOutput accepts)`);
+  }
+}
+
+/** CacheService.getUserCache(), with its limits and expiry on the fake clock. */
+export function fakeCache(clock: ExecutionClock) {
+  const entries = new Map<string, { value: string; expires: number }>();
+  return {
+    entries,
+    get(key: string): string | null {
+      const entry = entries.get(key);
+      if (!entry || entry.expires <= clock.now) return null;
+      return entry.value;
+    },
+    put(key: string, value: string, expirationInSeconds = 600): void {
+      if (utf8Bytes(key) > 250) throw new Error("Argument too large: key");
+      if (utf8Bytes(value) > CACHE_VALUE_LIMIT_BYTES) throw new Error("Argument too large: value");
+      const seconds = Math.min(Math.max(1, expirationInSeconds), CACHE_MAX_EXPIRATION_S);
+      entries.set(key, { value: String(value), expires: clock.now + seconds * 1000 });
+    },
+    remove(key: string): void {
+      entries.delete(key);
+    },
+  };
+}
