@@ -25,6 +25,8 @@ const SCIM_TOKEN = "scim-live-01b2c3d4e5";
 const SECRETS = [API_KEY, AGENT_KEY, SCIM_TOKEN];
 /** Where the menu's "Disconnect report here" counts its changes: the user's properties, per spreadsheet. */
 const EDITS_KEY = `reportingPlatform.edits.${SPREADSHEET_ID}`;
+/** Each setting is one user property: `reportingPlatform.settings.<field>`. */
+const SETTINGS = "reportingPlatform.settings.";
 
 const SHEETS = [
   { id: 0, name: "Summary", cell: "A1" },
@@ -213,10 +215,17 @@ describe("Code.js as Apps Script loads it", () => {
     expect(world.menus[0]?.items.map((i) => i.functionName)).toEqual(["showSidebar", "disconnectReportHere"]);
   });
 
-  it("Open shows Sidebar.html as a 300 px sidebar", () => {
+  it("Open shows Sidebar.html as a 300 px sidebar, its viewport set through addMetaTag (meta tags in the file are ignored)", () => {
     const world = loadAppsScript();
     world.global.showSidebar();
-    expect(world.sidebars).toEqual([{ file: "Sidebar", title: "Reporting Platform", width: 300 }]);
+    expect(world.sidebars).toEqual([
+      {
+        file: "Sidebar",
+        title: "Reporting Platform",
+        width: 300,
+        metaTags: [{ name: "viewport", content: "width=device-width, initial-scale=1" }],
+      },
+    ]);
   });
 });
 
@@ -291,9 +300,9 @@ describe("settings", () => {
     expect(world.propertyAccess.every((a) => a.store === "user")).toBe(true);
     expect(world.properties.document.size).toBe(0);
     expect(world.properties.script.size).toBe(0);
-    // The secrets are in the user's store (that is where they belong), under one key.
-    expect([...world.properties.user.keys()]).toHaveLength(1);
-    expect([...world.properties.user.values()].join()).toContain(API_KEY);
+    // The secrets are in the user's store (that is where they belong), each under its own key.
+    expect(world.properties.user.get(`${SETTINGS}apiKey`)).toBe(JSON.stringify(API_KEY));
+    expect(world.properties.user.get(`${SETTINGS}agentApiKey`)).toBe(JSON.stringify(AGENT_KEY));
   });
 
   it("a secret left out of a patch is kept; an empty one clears it", () => {
@@ -329,9 +338,8 @@ describe("settings", () => {
 
   it("a stored chat URL outside the tenant (saved before the check existed) is refused before anything is sent", () => {
     const world = configured();
-    const [key, text] = [...world.properties.user.entries()][0]!;
     const outside = "https://collector.evil.example/api/v1/public/x/agents/y/chat/stream-chat-state";
-    world.properties.user.set(key, JSON.stringify({ ...JSON.parse(text), chatUrl: outside }));
+    world.properties.user.set(`${SETTINGS}chatUrl`, JSON.stringify(outside));
     for (const call of [
       () => world.global.askAgent({ input: "Revenue?" }),
       () => world.global.abortChat("c-1"),
@@ -370,11 +378,7 @@ describe("settings", () => {
 
   it("a stored tenant URL that is not HTTPS is refused before anything is sent", () => {
     const world = configured();
-    const [key, text] = [...world.properties.user.entries()][0]!;
-    world.properties.user.set(
-      key,
-      JSON.stringify({ ...JSON.parse(text), tenantUrl: "http://acme.reporting.example" }),
-    );
+    world.properties.user.set(`${SETTINGS}tenantUrl`, JSON.stringify("http://acme.reporting.example"));
     expect(callError(world, "listDeployments")).toMatchObject({
       kind: "insecure-url",
       message: expect.stringMatching(/^The tenant URL must use https:\/\//),
