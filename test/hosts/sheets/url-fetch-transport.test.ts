@@ -3,12 +3,14 @@
  * chat URL, nowhere else, and maps UrlFetchApp's answer to the core's response shape.
  */
 import { describe, expect, it } from "vitest";
+import { buildHttpRequest, operations } from "../../../src/core/client.js";
 import { PlatformError } from "../../../src/core/errors.js";
 import {
   abortUrlOf,
   createUrlFetchTransport,
   isAllowedDestination,
 } from "../../../src/hosts/sheets/server/url-fetch-transport.js";
+import { checkRequestHeaders } from "./apps-script-limits.js";
 
 const to = {
   tenantBase: "https://acme.reporting.example",
@@ -56,6 +58,8 @@ describe("createUrlFetchTransport", () => {
     const calls: { url: string; options: Record<string, unknown> }[] = [];
     const fetcher = {
       fetch(url: string, options: Record<string, unknown>) {
+        // As UrlFetchApp: a header the URL Fetch service sets itself is refused.
+        checkRequestHeaders((options.headers as Record<string, unknown>) ?? {});
         calls.push({ url, options });
         return {
           getResponseCode: () => answer.status,
@@ -110,5 +114,39 @@ describe("createUrlFetchTransport", () => {
       headers: { "retry-after": "2", "set-cookie": "a=1, b=2" },
       body: '{"message":"slow down"}',
     });
+  });
+
+  it("a DELETE without a body sets no restricted header: UrlFetchApp computes Content-Length itself", () => {
+    const { calls, fetcher } = fakeFetch({ status: 200, headers: {}, body: "{}" });
+    const transport = createUrlFetchTransport(to, fetcher);
+    const config = { baseUrl: to.tenantBase, token: "k" };
+    // The core asks for "Content-Length: 0" (some front ends want it); UrlFetchApp refuses the header.
+    const request = buildHttpRequest(config, operations.disconnectReportFromWorkbook(1, 2));
+    expect(request.headers["Content-Length"]).toBe("0");
+    transport(request);
+    expect(calls[0]?.options).toEqual({
+      method: "delete",
+      headers: { Accept: "application/json", Authorization: "Bearer k" },
+      muteHttpExceptions: true,
+      followRedirects: false,
+    });
+  });
+
+  it("a DELETE with a JSON body goes as UrlFetchApp documents it: method, contentType, payload", () => {
+    const { calls, fetcher } = fakeFetch({ status: 200, headers: {}, body: "{}" });
+    const transport = createUrlFetchTransport(to, fetcher);
+    const config = { baseUrl: to.tenantBase, token: "k" };
+    transport(
+      buildHttpRequest(config, operations.disconnectReportFromWorkbook(1, 2, { placementId: "plc-1" })),
+    );
+    expect(calls[0]?.options).toMatchObject({
+      method: "delete",
+      contentType: "application/json",
+      payload: JSON.stringify({ placementId: "plc-1" }),
+    });
+    expect(Object.keys(calls[0]?.options.headers as object).map((h) => h.toLowerCase())).toEqual([
+      "accept",
+      "authorization",
+    ]);
   });
 });

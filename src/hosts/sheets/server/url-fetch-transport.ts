@@ -47,6 +47,22 @@ function refusal(url: string): PlatformError {
   );
 }
 
+/**
+ * Headers Google's URL Fetch service computes or adds itself: UrlFetchApp refuses a request that
+ * sets one ("Attribute provided with invalid value: Header:Content-Length"). The core asks for
+ * `Content-Length: 0` on a DELETE without a body (some front ends want a length); UrlFetchApp
+ * computes the length from the payload on its own, so the header is left to it.
+ */
+const SET_BY_URL_FETCH = new Set([
+  "content-length",
+  "host",
+  "vary",
+  "via",
+  "x-appengine-inbound-appid",
+  "x-forwarded-for",
+  "x-proxyuser-ip",
+]);
+
 type UrlFetch = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, "fetch">;
 
 /** A SyncTransport over `UrlFetchApp.fetch`; `fetcher` is injectable for tests. */
@@ -56,9 +72,11 @@ export function createUrlFetchTransport(to: Destinations, fetcher: UrlFetch = Ur
     const headers: Record<string, string> = {};
     let contentType: string | undefined;
     for (const [name, value] of Object.entries(request.headers)) {
-      // UrlFetchApp takes the content type as its own option and overrides a header of that name.
-      if (name.toLowerCase() === "content-type") contentType = value;
-      else headers[name] = value;
+      const lower = name.toLowerCase();
+      // UrlFetchApp takes the content type as its own option (with the payload, as it documents a
+      // body for any method: `method: "delete"`, `contentType`, `payload`).
+      if (lower === "content-type") contentType = value;
+      else if (!SET_BY_URL_FETCH.has(lower)) headers[name] = value;
     }
     const options: GoogleAppsScript.URL_Fetch.URLFetchRequestOptions = {
       method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
