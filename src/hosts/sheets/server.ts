@@ -82,9 +82,16 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
   onOpen(e as GoogleAppsScript.Events.SheetsOnOpen | undefined);
 }
 
-/** Menu "Open": the task pane, Sidebar.html (its lazy parts come later, from loadSidebarChunks). */
+/**
+ * Menu "Open": the task pane, Sidebar.html (its lazy parts come later, from loadSidebarChunks).
+ * HtmlService ignores meta tags written in the file: the viewport is set here, with one of the few
+ * names addMetaTag accepts.
+ */
 export function showSidebar(): void {
-  const html = HtmlService.createHtmlOutputFromFile("Sidebar").setTitle(TITLE).setWidth(SIDEBAR_WIDTH);
+  const html = HtmlService.createHtmlOutputFromFile("Sidebar")
+    .setTitle(TITLE)
+    .setWidth(SIDEBAR_WIDTH)
+    .addMetaTag("viewport", "width=device-width, initial-scale=1");
   SpreadsheetApp.getUi().showSidebar(html);
 }
 

@@ -91,6 +91,17 @@ describe("dist/sheets", () => {
     expect(html).toContain(`${CHUNK_GLOBAL}.load(`);
   });
 
+  it("Sidebar.html carries no meta tag HtmlService would drop: no Content-Security-Policy, no viewport", () => {
+    // HtmlService ignores meta tags written in the file; the viewport comes from addMetaTag, and a
+    // policy here would only pretend to protect the sidebar (docs/google-sheets.md says what does).
+    const html = readFileSync(join(DIST, "Sidebar.html"), "utf8");
+    const metas = [...html.matchAll(/<meta\b[^>]*>/gi)].map((m) => m[0]);
+    expect(
+      metas.every((tag) => /^<meta\s+charset=/i.test(tag)),
+      metas.join("\n"),
+    ).toBe(true);
+  });
+
   it("no server code reaches the sidebar (the bridge imports the server's types only)", () => {
     for (const file of ["Sidebar.html", ...chunkFiles()]) {
       const html = readFileSync(join(DIST, file), "utf8");

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
 import { callOk, cloneAcrossScriptRun, DIST, forwardTo, loadAppsScript, type World } from "./apps-script.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -81,7 +80,6 @@ async function openSidebar(settings: Record<string, unknown> = {}): Promise<Page
     return JSON.stringify(cloneAcrossScriptRun(world.global[name](...parsed)));
   });
   await page.addInitScript(FAKE_SCRIPT_RUN);
-  await recordCspViolations(page);
   page.on("pageerror", (e) => pageErrors.push(e.message));
   await page.goto(pathToFileURL(`${DIST}/Sidebar.html`).href);
   return page;
@@ -110,8 +108,6 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     if (process.env.SHEETS_SIDEBAR_SCREENSHOT)
       await page.screenshot({ path: process.env.SHEETS_SIDEBAR_SCREENSHOT });
     expect(pageErrors).toEqual([]);
-    // The page's Content-Security-Policy allowed everything the flow needed.
-    expect(await cspViolations(page)).toEqual([]);
     await page.close();
   });
 
@@ -168,24 +164,44 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     expect(new Set(requested()).size).toBe(requested().length);
     expect([...world.htmlFilesRead].sort()).toEqual([...requested()].sort());
     expect(pageErrors).toEqual([]);
-    expect(await cspViolations(page)).toEqual([]);
     await page.close();
   }, 60_000);
 
-  it("its Content-Security-Policy is enforced: an injected handler does not run, no request leaves the page", async () => {
-    const page = await openSidebar();
-    // (The first test disconnected the placement; the pane has loaded once its heading is there.)
-    await page.getByRole("heading", { name: /Reports in this/ }).waitFor({ timeout: 15_000 });
-    const outcome = await attemptInjection(page, "https://collector.example/steal");
-    // 'unsafe-inline' is required for the inlined bundle, so an inline <script> element would run;
-    // what the policy stops is the request out, which is what would carry anything away.
-    expect(outcome.fetched).toBe(false);
-    const violations = await cspViolations(page);
-    expect(violations).toContainEqual({
-      directive: "connect-src",
-      blockedURI: "https://collector.example/steal",
+  it("what protects it without a policy of its own: the agent's markup and javascript: links are shown inert", async () => {
+    const page = await openSidebar({
+      chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
+      agentApiKey: DEMO_AGENT_KEY,
+      externalId: "ann.lee@example.com",
     });
-    expect(violations.map((v) => v.directive)).not.toContain("script-src-elem");
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const ask = page.getByRole("textbox", { name: "Ask the agent" });
+    await ask.waitFor({ timeout: 15_000 });
+    const conversation = page.getByRole("region", { name: "Conversation" });
+    const askAndWait = async (question: string, done: number) => {
+      await ask.fill(question);
+      await page.getByRole("button", { name: "Send" }).click();
+      await conversation.locator('[data-answer-status="done"]').nth(done).waitFor({ timeout: 20_000 });
+    };
+    await askAndWait(
+      'Revenue <img src=x onerror="window.__xss=1"> [open the report](javascript:window.__xss=2) <script>window.__xss=3</script>',
+      0,
+    );
+    // The scripted agent echoes the earlier question back, as markdown, in a recap.
+    await askAndWait("What did I ask so far?", 1);
+    await conversation.getByText("open the report").last().waitFor({ timeout: 5_000 });
+    expect(await conversation.locator("img, script, [onerror]").count()).toBe(0);
+    const hrefs = await conversation
+      .locator("a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    for (const href of hrefs) expect(href.trim().toLowerCase()).not.toMatch(/^(javascript|data|vbscript):/);
+    await conversation.getByText("open the report").last().click();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 });
