@@ -34,6 +34,7 @@ import {
 } from "../../core/settings.js";
 import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
 import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
+import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
 import { noteWorkbookEdited, workbookRevision } from "./server/revision.js";
 import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
@@ -210,15 +211,64 @@ export function listScimUsers(page: { count: number; startIndex: number }): Enve
   });
 }
 
-/** Asks the agent and returns the whole answer: UrlFetchApp gets the body at once. */
-export function askAgent(request: AskInput): Envelope<AgentAnswer> {
-  return sidebarCall((settings) =>
-    agentChat(settings).ask({
-      input: request?.input,
-      chatId: request?.chatId,
-      sessionSettings: request?.sessionSettings ?? sessionSettingsOf(settings),
-    }),
-  );
+/**
+ * Asks the agent and returns the whole answer: UrlFetchApp gets the body at once, and waits about
+ * 60 s per fetch within a 6-minute execution (server/agent-ask.ts). The sidebar sends the request's
+ * messageId, so that `stopAnswer` can address this run before its conversation id is known.
+ */
+export function askAgent(request: AskInput & { messageId?: string }): Envelope<AgentAnswer> {
+  const startedAt = Date.now();
+  return sidebarCall((settings) => {
+    const messageId = request?.messageId ?? newMessageId();
+    if (typeof messageId !== "string" || !MESSAGE_ID_PATTERN.test(messageId)) {
+      throw new PlatformError("bad-request", "The question could not be sent (its message id is malformed).");
+    }
+    return askWithinLimits({
+      chat: agentChat(settings, { retries: false }),
+      request: {
+        input: request?.input,
+        chatId: request?.chatId,
+        messageId,
+        sessionSettings: request?.sessionSettings ?? sessionSettingsOf(settings),
+      },
+      startedAt,
+      now: () => Date.now(),
+      sleep,
+      stopRequested: () => stopRequested(messageId),
+    });
+  });
+}
+
+/**
+ * Stop, addressed by the request's own messageId: the answer of a new conversation has no
+ * conversation id to abort until it arrives. Marks the messageId as stopped (in the user's cache,
+ * for 10 minutes); the execution still running `askAgent` for it stops before its next attempt and
+ * discards what arrives. The sidebar has already stopped waiting. Reads no settings, sends nothing.
+ */
+export function stopAnswer(messageId: string): Envelope<null> {
+  return respond(() => {
+    if (typeof messageId !== "string" || !MESSAGE_ID_PATTERN.test(messageId)) {
+      throw new PlatformError("bad-request", "There is no answer with that id to stop.");
+    }
+    CacheService.getUserCache()?.put(STOP_PREFIX + messageId, "1", STOP_SECONDS);
+    return null;
+  });
+}
+
+const STOP_PREFIX = "reportingPlatform.stop.";
+const STOP_SECONDS = 600;
+
+function stopRequested(messageId: string): boolean {
+  try {
+    return CacheService.getUserCache()?.get(STOP_PREFIX + messageId) === "1";
+  } catch {
+    return false; // the cache is unavailable: the answer is shown, as it would be without Stop
+  }
+}
+
+/** platform-api.md's pattern (`<ms>-message`), with random digits so two users never share one. */
+function newMessageId(): string {
+  return `${Date.now()}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}-message`;
 }
 
 /** The sidebar's chunk files (`SidebarChunk_*`), named by the build; the only files this serves. */
@@ -331,11 +381,13 @@ function requireDeployment(settings: StoredSettings): number {
   return settings.deploymentId;
 }
 
-function agentChat(settings: StoredSettings) {
+function agentChat(settings: StoredSettings, options: { retries?: boolean } = {}) {
   return createSyncAgentChat({
     ...agentChatSettings(settings),
     transport: createUrlFetchTransport(destinationsOf(settings)),
     sleep,
+    // askAgent retries itself, watching the 6-minute clock.
+    ...(options.retries === false ? { retryDelaysMs: [] } : {}),
   });
 }
 
