@@ -291,7 +291,11 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
             >
               <div className={styles.question}>{turn.question}</div>
               <TurnSteps turn={turn} />
-              <TurnAnswer turn={turn} onOpenSettings={onOpenSettings} />
+              <TurnAnswer
+                turn={turn}
+                answersWholeIn={host.agentAnswers === "whole" ? host.label : null}
+                onOpenSettings={onOpenSettings}
+              />
             </div>
           ))}
         </section>
@@ -379,7 +383,16 @@ function TurnSteps({ turn }: { turn: Turn }) {
   );
 }
 
-function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): void }) {
+function TurnAnswer({
+  turn,
+  answersWholeIn,
+  onOpenSettings,
+}: {
+  turn: Turn;
+  /** The host's name when it hands over each answer whole, once ready (Google Sheets): say so. */
+  answersWholeIn: string | null;
+  onOpenSettings(): void;
+}) {
   const styles = useStyles();
   if (turn.status === "error") {
     const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
@@ -404,11 +417,25 @@ function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): vo
           <SafeMarkdown text={text} />
         </Suspense>
       ) : turn.status === "streaming" ? (
-        <Spinner size="tiny" label="The agent is working…" labelPosition="after" />
+        <Spinner
+          size="tiny"
+          label={
+            answersWholeIn
+              ? `The agent is working… In ${answersWholeIn} the answer appears whole once it is ready.`
+              : "The agent is working…"
+          }
+          labelPosition="after"
+        />
       ) : turn.status === "stopped" ? null : (
         <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
       )}
-      {turn.status === "stopped" ? <Caption1 className={styles.muted}>Stopped.</Caption1> : null}
+      {turn.status === "stopped" ? (
+        <Caption1 className={styles.muted}>
+          {answersWholeIn
+            ? "Stopped. The answer will not be shown, even if the agent finishes it."
+            : "Stopped."}
+        </Caption1>
+      ) : null}
     </div>
   );
 }

@@ -90,6 +90,12 @@ export interface SpreadsheetHost {
   /** "Excel", "Google Sheets", "Preview". */
   readonly label: string;
   readonly platform: PlatformGateway;
+  /**
+   * How the agent's answer reaches the pane: "streamed" as it is written (the default when left
+   * out), or "whole" once it is ready (Google Sheets: Apps Script's UrlFetchApp cannot stream, and a
+   * Stop before the answer's conversation is known only stops the waiting).
+   */
+  readonly agentAnswers?: "streamed" | "whole";
 
   /** The active workbook, sheet and cell, in one host round trip. */
   activeContext(): Promise<ActiveContext>;

@@ -4,27 +4,49 @@
  * server.ts), which holds the API key. One call per user action: a refresh is `refreshPane`
  * (context, sheets and reports together), a disconnect is `disconnectPlacement`.
  *
- * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`
- * at a gentle interval, only while someone listens and the sidebar is visible, and notifies only
- * when something changed. The same call answers the workbook's revision (see server/revision.ts):
+ * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`,
+ * only while someone listens and the sidebar is visible, and notifies only when something changed.
+ * Each poll is one execution and one property read, which count against Apps Script's daily quotas
+ * (50,000 property reads a day on a consumer account), so the poll backs off while nothing changes:
+ * every 1.5 s after a user action or a change, rising by half each quiet poll to 10 s; at once
+ * when the sidebar gets focus or comes back into view. The same call answers the workbook's
+ * revision (see server/revision.ts):
  * when it differs from the one the pane's last refresh reflected (a sheet added, renamed or
  * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
  * the pane reloads. Still one server call per poll.
  */
 import type { AgentAnswer } from "../../core/chat.js";
-import { PlatformError } from "../../core/errors.js";
+import { isPlatformError, PlatformError } from "../../core/errors.js";
 import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
 import { callServer, type ServerCall } from "./bridge.js";
 
 export interface SheetsHostOptions {
-  /** How often the selection is polled while visible (default 1.5 s). */
+  /** The poll interval right after a user action or a change (default 1.5 s). */
   pollMs?: number;
+  /** The interval a quiet poll rises to (default 10 s). */
+  idlePollMs?: number;
   /** The page (tests pass a fake); defaults to the global document. */
   document?: Pick<Document, "visibilityState" | "addEventListener" | "removeEventListener">;
+  /** Where focus and blur come from (the sidebar's window); null for none. */
+  window?: Pick<Window, "addEventListener" | "removeEventListener"> | null;
+  /** The timers to poll with (the bench drives a virtual clock); the global ones by default. */
+  timers?: Timers;
+}
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 /** After a failed poll the interval doubles, up to this: the server may be unreachable for a while. */
 const MAX_POLL_MS = 30_000;
+/** Each quiet poll waits this much longer than the one before, up to the idle interval. */
+const QUIET_GROWTH = 1.5;
+
+/** platform-api.md's messageId (`<ms>-message`), with random digits so that two never collide. */
+function newMessageId(): string {
+  return `${Date.now()}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}-message`;
+}
 
 function sameContext(a: ActiveContext | null, b: ActiveContext): boolean {
   return (
@@ -46,7 +68,13 @@ export function createSheetsHost(
   options: SheetsHostOptions = {},
 ): SpreadsheetHost {
   const pollMs = options.pollMs ?? 1500;
+  const idlePollMs = Math.max(pollMs, options.idlePollMs ?? 10_000);
   const doc = options.document ?? globalThis.document;
+  const win = options.window === undefined ? (globalThis.window ?? null) : options.window;
+  const timers: Timers = options.timers ?? {
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
   const listeners = new Set<(context: ActiveContext) => void>();
   const workbookListeners = new Set<() => void>();
   let lastContext: ActiveContext | null = null;
@@ -54,9 +82,13 @@ export function createSheetsHost(
   let lastRevision: string | null = null;
   /** Counts refreshes answered, so a poll that overlapped one does not compare an older revision. */
   let refreshes = 0;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: unknown = null;
   let polling = false;
   let failures = 0;
+  /** Polls in a row that found nothing new: the interval grows with them. */
+  let quietPolls = 0;
+  /** A question that ran out of time: asked again, it carries the same messageId (see ask). */
+  let timedOutAsk: { input: string; chatId: string | null; messageId: string } | null = null;
 
   function remember(context: ActiveContext): ActiveContext {
     lastContext = context;
@@ -73,10 +105,25 @@ export function createSheetsHost(
 
   function schedule(delay: number): void {
     if (timer !== null || !listening() || !visible()) return;
-    timer = setTimeout(() => {
+    timer = timers.setTimeout(() => {
       timer = null;
       void poll();
     }, delay);
+  }
+
+  function nextDelay(): number {
+    if (failures > 0) return Math.min(pollMs * 2 ** failures, MAX_POLL_MS);
+    return Math.min(Math.round(pollMs * QUIET_GROWTH ** quietPolls), idlePollMs);
+  }
+
+  /** The user did something: the selection may move soon, so poll at the quick interval again. */
+  function markActive(): void {
+    if (quietPolls === 0) return;
+    quietPolls = 0;
+    if (timer !== null) {
+      stop();
+      schedule(pollMs);
+    }
   }
 
   async function poll(): Promise<void> {
@@ -94,6 +141,7 @@ export function createSheetsHost(
         workbookChanged = lastRevision !== null && revision !== lastRevision;
         lastRevision = revision;
       }
+      quietPolls = changed || workbookChanged ? 0 : quietPolls + 1;
       if (changed) for (const listener of [...listeners]) listener(context);
       if (workbookChanged) for (const listener of [...workbookListeners]) listener();
     } catch {
@@ -102,7 +150,7 @@ export function createSheetsHost(
     } finally {
       polling = false;
     }
-    schedule(Math.min(pollMs * 2 ** failures, MAX_POLL_MS));
+    schedule(nextDelay());
   }
 
   function subscribe<T>(set: Set<T>, listener: T): () => void {
@@ -110,55 +158,93 @@ export function createSheetsHost(
     set.add(listener);
     if (!wasListening) {
       doc?.addEventListener("visibilitychange", onVisibilityChange);
+      win?.addEventListener("focus", onFocus);
+      win?.addEventListener("blur", onBlur);
+      quietPolls = 0;
       schedule(pollMs);
     }
     return () => {
       if (!set.delete(listener) || listening()) return;
       doc?.removeEventListener("visibilitychange", onVisibilityChange);
+      win?.removeEventListener("focus", onFocus);
+      win?.removeEventListener("blur", onBlur);
       stop();
     };
   }
 
   function stop(): void {
-    if (timer !== null) clearTimeout(timer);
+    if (timer !== null) timers.clearTimeout(timer);
     timer = null;
   }
 
+  /** Now, and quickly after: the user may have moved while the sidebar was hidden or unfocused. */
+  function pollNow(): void {
+    stop();
+    quietPolls = 0;
+    void poll();
+  }
+
   const onVisibilityChange = () => {
-    if (visible()) {
-      // Back in view: the user may have moved while the sidebar was hidden.
-      stop();
-      void poll();
-    } else stop();
+    if (visible()) pollNow();
+    else stop();
   };
+  const onFocus = () => pollNow();
+  // The user left the sidebar for the grid: a new selection is likely.
+  const onBlur = () => markActive();
+
+  /** Every server call the pane makes comes from a user action. */
+  function active<T>(call: Promise<T>): Promise<T> {
+    markActive();
+    return call;
+  }
 
   const platform: PlatformGateway = {
-    getSettings: () => run("getSettings"),
-    saveSettings: (patch) => run("saveSettings", patch),
-    listDeployments: () => run("listDeployments"),
-    disconnect: (deploymentId, reportId, input) => run("disconnectPlacement", deploymentId, reportId, input),
-    listScimUsers: (page) => run("listScimUsers", page),
+    getSettings: () => active(run("getSettings")),
+    saveSettings: (patch) => active(run("saveSettings", patch)),
+    listDeployments: () => active(run("listDeployments")),
+    disconnect: (deploymentId, reportId, input) =>
+      active(run("disconnectPlacement", deploymentId, reportId, input)),
+    listScimUsers: (page) => active(run("listScimUsers", page)),
     async ask(request, askOptions = {}) {
       const { signal, onMessage } = askOptions;
       if (signal?.aborted) throw stoppedByUser();
+      markActive();
+      const chatId = request.chatId || null;
+      // The same question after a time-out: the same messageId picks up the run the service kept
+      // going (platform-api.md: a messageId makes the request idempotent), with its conversation.
+      const retry = timedOutAsk;
+      const messageId =
+        retry && retry.input === request.input && retry.chatId === chatId ? retry.messageId : newMessageId();
+      timedOutAsk = null;
       const call = run("askAgent", {
         input: request.input,
         sessionSettings: request.sessionSettings,
-        ...(request.chatId ? { chatId: request.chatId } : {}),
+        ...(chatId ? { chatId } : {}),
+        messageId,
       });
       let answer: AgentAnswer;
-      if (signal) {
-        answer = await new Promise<AgentAnswer>((resolve, reject) => {
-          const onAbort = () => {
-            // The server is still reading the answer in its own execution: stop the run there.
-            if (request.chatId) run("abortChat", request.chatId).catch(() => {});
-            reject(stoppedByUser());
-          };
-          signal.addEventListener("abort", onAbort, { once: true });
-          call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-        });
-      } else {
-        answer = await call;
+      try {
+        if (signal) {
+          answer = await new Promise<AgentAnswer>((resolve, reject) => {
+            const onAbort = () => {
+              // The sidebar stops waiting at once; the late answer is discarded. The server's
+              // execution is told by the request's own messageId (a first question has no
+              // conversation id yet), and a known conversation's run is stopped at the service.
+              run("stopAnswer", messageId).catch(() => {});
+              if (chatId) run("abortChat", chatId).catch(() => {});
+              reject(stoppedByUser());
+            };
+            signal.addEventListener("abort", onAbort, { once: true });
+            call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+          });
+        } else {
+          answer = await call;
+        }
+      } catch (error) {
+        if (isPlatformError(error) && error.kind === "timeout") {
+          timedOutAsk = { input: request.input, chatId, messageId };
+        }
+        throw error;
       }
       // The whole answer arrived at once: hand the pane its messages in order, as a stream would.
       const so = answer.messages;
@@ -173,6 +259,8 @@ export function createSheetsHost(
   return {
     kind: "sheets",
     label: "Google Sheets",
+    // UrlFetchApp has no streaming: the server hands the sidebar each answer whole.
+    agentAnswers: "whole",
     platform,
     async activeContext() {
       // The revision is left for the poll: taking it here would hide a change from the pane.
@@ -180,7 +268,7 @@ export function createSheetsHost(
       return remember(context);
     },
     async loadWorkbook() {
-      const { revision, ...snapshot } = await run("refreshPane");
+      const { revision, ...snapshot } = await active(run("refreshPane"));
       refreshes += 1;
       lastRevision = revision;
       remember(snapshot.context);
@@ -193,7 +281,7 @@ export function createSheetsHost(
       return subscribe(workbookListeners, listener);
     },
     async selectRange(target) {
-      await run("selectRange", target);
+      await active(run("selectRange", target));
     },
     // Google Sheets has no cell context menu for add-ons: "Disconnect report here" is an add-on menu
     // item that runs on the server, so no command ever starts in the sidebar.

@@ -136,9 +136,10 @@ describe("createSheetsHost", () => {
   it("polls while listened to and visible, notifies only on change, stops while hidden and when unsubscribed", async () => {
     let current = context;
     const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(current) });
+    // A fixed cadence here (no idle back-off): this test is about when polling runs at all.
     const host = createSheetsHost(
       createBridge(() => run),
-      { document: doc, pollMs: 1500 },
+      { document: doc, window: null, pollMs: 1500, idlePollMs: 1500 },
     );
     await host.activeContext();
     const seen: string[] = [];
@@ -172,6 +173,101 @@ describe("createSheetsHost", () => {
     expect(visibilityListeners.size).toBe(0);
   });
 
+  describe("the poll's back-off (PropertiesService reads count against a daily quota)", () => {
+    /** The delays between polls, in ms, over `totalMs` of fake time. */
+    async function pollTimes(
+      host: ReturnType<typeof createSheetsHost>,
+      calls: { name: string }[],
+      totalMs: number,
+    ) {
+      const times: number[] = [];
+      const start = Date.now();
+      let seen = calls.length;
+      for (let t = 0; t < totalMs; t += 250) {
+        await vi.advanceTimersByTimeAsync(250);
+        while (seen < calls.length) {
+          if (calls[seen]!.name === "getActiveContext") times.push(Date.now() - start);
+          seen++;
+        }
+      }
+      void host;
+      return times;
+    }
+
+    it("1.5 s at first, rising while nothing changes to about 10 s, and no faster", async () => {
+      const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(context) });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, window: null },
+      );
+      await host.activeContext();
+      host.onContextChanged(() => {});
+      const times = await pollTimes(host, calls, 120_000);
+      const gaps = times.map((t, i) => t - (times[i - 1] ?? 0));
+      expect(gaps[0]).toBe(1500);
+      for (let i = 1; i < gaps.length; i++) expect(gaps[i]!).toBeGreaterThanOrEqual(gaps[i - 1]!);
+      expect(gaps.at(-1)).toBeGreaterThanOrEqual(9_000);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000);
+      // Idle for two minutes: about a dozen polls, not 80.
+      expect(times.length).toBeLessThan(20);
+    });
+
+    it("a change seen by a poll brings it back to 1.5 s", async () => {
+      let current = context;
+      const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(current) });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, window: null },
+      );
+      await host.activeContext();
+      host.onContextChanged(() => {});
+      await pollTimes(host, calls, 60_000);
+      current = { ...context, cell: "D4" };
+      const times = await pollTimes(host, calls, 20_000);
+      const gaps = times.map((t, i) => t - (times[i - 1] ?? 0)).slice(1);
+      expect(gaps[0]).toBe(1500);
+    });
+
+    it("a user action in the sidebar (a server call) brings it back to 1.5 s", async () => {
+      const { run, calls } = fakeScriptRun({
+        getActiveContext: () => polled(context),
+        selectRange: () => ok(null),
+      });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, window: null },
+      );
+      await host.activeContext();
+      host.onContextChanged(() => {});
+      await pollTimes(host, calls, 60_000);
+      await host.selectRange({ sheetId: "0", sheetName: "Sheet1", range: "B2" });
+      const times = await pollTimes(host, calls, 3_000);
+      expect(times).toEqual([1500]);
+    });
+
+    it("focus on the sidebar polls at once", async () => {
+      const focusListeners = new Map<string, () => void>();
+      const win = {
+        addEventListener: (type: string, fn: () => void) => focusListeners.set(type, fn),
+        removeEventListener: (type: string) => focusListeners.delete(type),
+      } as unknown as Window;
+      const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(context) });
+      const host = createSheetsHost(
+        createBridge(() => run),
+        { document: doc, window: win },
+      );
+      await host.activeContext();
+      const stop = host.onContextChanged(() => {});
+      await pollTimes(host, calls, 60_000);
+      const before = calls.length;
+      focusListeners.get("focus")?.();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls.length).toBe(before + 1);
+      stop();
+      expect(focusListeners.size).toBe(0);
+    });
+  });
+
   it("backs off while polls fail, and recovers", async () => {
     let failing = true;
     const { run, calls } = fakeScriptRun({
@@ -182,7 +278,7 @@ describe("createSheetsHost", () => {
     });
     const host = createSheetsHost(
       createBridge(() => run),
-      { document: doc, pollMs: 1000 },
+      { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
     );
     host.onContextChanged(() => {});
     await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000);
@@ -206,7 +302,7 @@ describe("createSheetsHost", () => {
       });
       const host = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1500 },
+        { document: doc, window: null, pollMs: 1500, idlePollMs: 1500 },
       );
       await host.loadWorkbook();
       const contexts: ActiveContext[] = [];
@@ -250,7 +346,7 @@ describe("createSheetsHost", () => {
       });
       const fresh = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1000 },
+        { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
       );
       let unrefreshed = 0;
       fresh.onWorkbookChanged?.(() => unrefreshed++);
@@ -262,7 +358,7 @@ describe("createSheetsHost", () => {
 
       const host = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1000 },
+        { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
       );
       await host.loadWorkbook();
       revision = "1.bbbbbbbb";
@@ -280,7 +376,7 @@ describe("createSheetsHost", () => {
       });
       const host = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1000 },
+        { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
       );
       await host.loadWorkbook();
       let changes = 0;
@@ -302,7 +398,7 @@ describe("createSheetsHost", () => {
       });
       const host = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1000 },
+        { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
       );
       let changes = 0;
       host.onWorkbookChanged?.(() => changes++);
@@ -317,7 +413,7 @@ describe("createSheetsHost", () => {
       const { run, calls } = fakeScriptRun({ getActiveContext: () => polled(context) });
       const host = createSheetsHost(
         createBridge(() => run),
-        { document: doc, pollMs: 1000 },
+        { document: doc, window: null, pollMs: 1000, idlePollMs: 1000 },
       );
       const stopWorkbook = host.onWorkbookChanged?.(() => {});
       const stopContext = host.onContextChanged(() => {});
@@ -369,7 +465,16 @@ describe("createSheetsHost", () => {
     await host.platform.abortChat("chat-1");
     await host.selectRange({ sheetId: "0", sheetName: "Sheet1", range: "B2:F9" });
     expect(calls).toEqual([
-      { name: "askAgent", args: [{ input: "How?", sessionSettings: { externalId: "ann" } }] },
+      {
+        name: "askAgent",
+        args: [
+          {
+            input: "How?",
+            sessionSettings: { externalId: "ann" },
+            messageId: expect.stringMatching(/^\d{13,}-message$/),
+          },
+        ],
+      },
       { name: "saveSettings", args: [{ apiKey: "sk-x" }] },
       { name: "listScimUsers", args: [{ count: 10, startIndex: 1 }] },
       { name: "abortChat", args: ["chat-1"] },
@@ -400,6 +505,59 @@ describe("createSheetsHost", () => {
     release();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.name)).toContain("abortChat");
+  });
+
+  it("says the agent's answer arrives whole (Apps Script cannot stream)", () => {
+    const host = createSheetsHost(
+      createBridge(() => fakeScriptRun({}).run),
+      { document: doc, window: null },
+    );
+    expect(host.agentAnswers).toBe("whole");
+  });
+
+  it("Stop works from the first question: the host names the request's messageId and stops it by that id", async () => {
+    const { run, calls } = fakeScriptRun({
+      askAgent: () => new Promise(() => {}), // still waiting for the agent
+      stopAnswer: () => ok(null),
+    });
+    const host = createSheetsHost(
+      createBridge(() => run),
+      { document: doc, window: null },
+    );
+    const controller = new AbortController();
+    const asked = host.platform.ask({ input: "Long?", sessionSettings: {} }, { signal: controller.signal });
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort();
+    await expect(asked).rejects.toMatchObject({ kind: "aborted" });
+    await vi.advanceTimersByTimeAsync(0);
+    const sent = calls.find((c) => c.name === "askAgent")!.args[0] as { messageId: string; chatId?: string };
+    expect(sent.messageId).toMatch(/^\d{13,}-message$/);
+    expect(sent.chatId).toBeUndefined();
+    expect(calls.filter((c) => c.name === "stopAnswer")).toEqual([
+      { name: "stopAnswer", args: [sent.messageId] },
+    ]);
+  });
+
+  it("after a time-out, the same question again carries the same messageId (the run is picked up); another question a new one", async () => {
+    let answer: unknown = {
+      ok: false,
+      error: new PlatformError("timeout", "The agent is still working on this answer.").toJSON(),
+    };
+    const { run, calls } = fakeScriptRun({ askAgent: () => answer });
+    const host = createSheetsHost(
+      createBridge(() => run),
+      { document: doc, window: null },
+    );
+    const ids = () => calls.map((c) => (c.args[0] as { messageId: string }).messageId);
+    await expect(host.platform.ask({ input: "Long?", sessionSettings: {} })).rejects.toMatchObject({
+      kind: "timeout",
+    });
+    answer = ok({ answer: "Done.", chatId: "chat-1", messageId: "x", messages: [] });
+    await host.platform.ask({ input: "Long?", sessionSettings: {} });
+    expect(ids()[1]).toBe(ids()[0]);
+    await host.platform.ask({ input: "Long?", sessionSettings: {} });
+    await host.platform.ask({ input: "Other?", chatId: "chat-1", sessionSettings: {} });
+    expect(new Set(ids()).size).toBe(3);
   });
 });
 
@@ -473,7 +631,7 @@ describe("the Sheets host over the built Code.js (a menu disconnect, a new sheet
     } as unknown as Document;
     const host = createSheetsHost(
       createBridge(() => run),
-      { document: visibleDoc, pollMs: 1500 },
+      { document: visibleDoc, window: null, pollMs: 1500, idlePollMs: 1500 },
     );
     return { world, host, calls };
   }
