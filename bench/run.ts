@@ -13,6 +13,10 @@ const sections: [string, () => Promise<{ run(): Promise<void> }>][] = [
     "Host round trips per user action, counted through the mocks (budget: one)",
     () => import("./round-trips.js"),
   ],
+  [
+    "Sheets sidebar polling: google.script.run calls per hour, active and idle (target: about every 10 s when idle)",
+    () => import("./sheets-polling.js"),
+  ],
   ["NDJSON decoding (budget: within 2x of JSON.parse; linear however chunked)", () => import("./ndjson.js")],
   ["Placement lookup (budget: independent of the number of placements)", () => import("./placements.js")],
   [
