@@ -154,7 +154,7 @@ describe("the one-value format of earlier versions", () => {
   it("is read once and moved to a property per field; the old value is removed", () => {
     const w = world();
     w.properties.user.set(OLD_KEY, JSON.stringify(old));
-    expect(callOk(w, "getSettings")).toEqual({
+    expect(callOk(w, "getSettings")).toMatchObject({
       tenantUrl: TENANT,
       deploymentId: 7,
       chatUrl: CHAT_URL,
