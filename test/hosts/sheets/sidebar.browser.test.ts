@@ -178,6 +178,10 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
+    await page.getByRole("heading", { name: /Reports in this/ }).waitFor({ timeout: 15_000 });
+    // Where the pane puts the agent behind a tab of its own, open it.
+    const askTab = page.getByRole("tab", { name: "Ask" });
+    if ((await askTab.count()) > 0) await askTab.click();
     const ask = page.getByRole("textbox", { name: "Ask the agent" });
     await ask.waitFor({ timeout: 15_000 });
     const conversation = page.getByRole("region", { name: "Conversation" });
