@@ -1,15 +1,15 @@
 /**
  * The excel target (`vite build --mode excel`, see vite.config.ts): dist/excel/ holds the task pane
  * page (which is also the shared runtime's FunctionFile, so the right-click command lives in it),
- * a help page, the icons drawn by icons.ts, and manifest.xml with every URL built from one base URL
- * (env ADDIN_BASE_URL, default https://localhost:3000).
+ * a help page, the icons (committed PNG files in public/assets/, copied as they are), and
+ * manifest.xml with every URL built from one base URL (env ADDIN_BASE_URL, default
+ * https://localhost:3000).
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
-import { ICON_SIZES, iconPath, iconPng } from "./icons.js";
 import { addinBaseUrl, renderManifest } from "./manifest.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -17,15 +17,12 @@ const ROOT = resolve(HERE, "../../..");
 
 export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
 
-/** Emits the icons and the filled-in manifest next to the pages. */
+/** Emits the filled-in manifest next to the pages. */
 function addinFiles(): Plugin {
   return {
     name: "excel-addin-files",
     apply: "build",
     generateBundle() {
-      for (const size of ICON_SIZES) {
-        this.emitFile({ type: "asset", fileName: iconPath(size), source: iconPng(size) });
-      }
       const template = readFileSync(resolve(ROOT, "manifest.xml"), "utf8");
       const { version } = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
         version: string;
@@ -46,7 +43,8 @@ export function excelBuild(): UserConfig {
     root: HERE,
     // The pages are served from wherever ADDIN_BASE_URL points, possibly a sub-path.
     base: "./",
-    publicDir: false,
+    // The icons: static PNG files, copied to dist/excel/assets/ as they are.
+    publicDir: resolve(HERE, "public"),
     plugins: [react(), addinFiles()],
     build: {
       outDir: EXCEL_OUT_DIR,

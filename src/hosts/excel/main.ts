@@ -1,43 +1,25 @@
 /**
- * The Excel task pane page. With the shared runtime it is also the FunctionFile: the right-click
- * command is associated here, and it reaches the same host (and so the same pane) as the ribbon.
+ * The Excel page's entry, kept tiny on purpose: it associates the right-click command first (a
+ * right-click can be what starts this shared runtime, and Office runs the command as soon as it is
+ * associated), then loads the pane (pane.ts) as a separate chunk. Commands that arrive meanwhile
+ * wait in `early` and run once the pane's core is ready.
  */
-import { mountTaskPane } from "../../../taskpane/mount.js";
-import { type CommandOutcome, createDisconnectHereCommand, DISCONNECT_HERE_ACTION } from "./commands.js";
-import { createExcelHost } from "./host.js";
+import { createEarlyCommand, DISCONNECT_HERE_ACTION } from "./early-command.js";
+import type { CommandEvent, OfficeApi } from "./office.js";
 
-function showNotice(outcome: CommandOutcome) {
+const office = (globalThis as { Office?: OfficeApi & { onReady?(): Promise<unknown> } }).Office;
+const early = createEarlyCommand<CommandEvent>();
+
+office?.actions?.associate(DISCONNECT_HERE_ACTION, (event) => early.invoke(event));
+
+function showStartFailure() {
   const notice = document.getElementById("notice");
   if (!notice) return;
-  notice.textContent = outcome.message;
-  notice.dataset.ok = String(outcome.ok);
+  notice.textContent = "The Reports pane could not start. Close it and open it again.";
+  notice.dataset.ok = "false";
   notice.hidden = false;
 }
 
-Office.onReady(() => {
-  const root = document.getElementById("root")!;
-  const host = createExcelHost();
-  const showTaskpane = () => Office.addin.showAsTaskpane();
-
-  // Associated before the pane mounts: a right-click can be what started this runtime, and the
-  // command waits a moment for the pane's listener before doing the work itself.
-  if (Office.actions?.associate) {
-    Office.actions.associate(
-      DISCONNECT_HERE_ACTION,
-      createDisconnectHereCommand({
-        host,
-        showTaskpane,
-        async notify(outcome) {
-          showNotice(outcome);
-          await showTaskpane().catch(() => undefined);
-        },
-      }),
-    );
-  }
-
-  try {
-    mountTaskPane(root, host);
-  } catch {
-    showNotice({ ok: false, message: "The Reports pane could not start. Close it and open it again." });
-  }
-});
+Promise.all([office?.onReady?.(), import("./pane.js")])
+  .then(([, pane]) => pane.startPane(early))
+  .catch(() => early.failed(showStartFailure));
