@@ -43,9 +43,11 @@ async function rawGet(base: string, path: string): Promise<{ status: number; bod
 }
 
 describe("npm run serve", () => {
-  it("prints exactly one line on stdout, its base URL on 127.0.0.1", () => {
+  it("prints exactly one line on stdout, its base URL on 127.0.0.1, and listens there only", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.stdout()).toBe(`${server.url}\n`);
+    const port = Number(new URL(server.url).port);
+    await expect(fetch(`http://[::1]:${port}/taskpane.html`)).rejects.toThrow();
   });
 
   it("serves the built pane, its manifest and icons, with the security headers on every answer", async () => {
