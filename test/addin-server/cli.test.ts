@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devCertificate } from "../../src/addin-server/dev-certs.js";
 import { OFFICE_FRAME_ANCESTORS } from "../../src/addin-server/security-headers.js";
@@ -95,6 +95,35 @@ describe("npm run serve", () => {
     expect((await answer.json()).items).toHaveLength(2);
     // The request log names the path, never the key.
     expect(server.stderr()).not.toContain("sk-demo-all-7f3a9c2e");
+  });
+
+  it("npm run -s serve prints the same one line and can be scripted", async () => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(
+      "npm",
+      ["run", "-s", "serve", "--", "--port", "0", "--quiet", "--tenant", sandbox.url],
+      {
+        cwd: resolve(import.meta.dirname, "../.."),
+        stdio: ["ignore", "pipe", "ignore"],
+        detached: true,
+      },
+    );
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((done) =>
+      child.stdout.on("data", (c: string) => {
+        stdout += c;
+        if (stdout.includes("\n")) done();
+      }),
+    );
+    const url = stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/config.json`)).status).toBe(200);
+    // npm runs the server in a child of its own: stop the group it leads.
+    const exited = new Promise((done) => child.once("exit", done));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+    expect(stdout).toBe(`${url}\n`);
   });
 
   it("stops cleanly on SIGINT", async () => {

@@ -25,6 +25,7 @@ let upstream: Server;
 let upstreamHost: string;
 let received: Received[] = [];
 let releaseStream: () => void = () => {};
+let streamClosed: Promise<void> = Promise.resolve();
 let server: RunningAddinServer;
 const logs: string[] = [];
 
@@ -45,6 +46,7 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
     res.end("{}");
   } else if (path === "/stream") {
     res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+    streamClosed = new Promise((resolve) => res.on("close", () => resolve()));
     res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
     // The rest only once the test has read the first line through the relay.
     releaseStream = () => res.end(`${JSON.stringify({ id: "__usage__" })}\n`);
@@ -173,6 +175,19 @@ describe("the relay", () => {
         .split("\n")
         .map((l) => JSON.parse(l).id),
     ).toEqual(["__cutoff__", "__usage__"]);
+  });
+
+  it("closes the tenant's stream when the pane goes away (Stop, a closed pane)", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/stream`, {
+      method: "POST",
+      body: "{}",
+      signal: controller.signal,
+    });
+    await res.body!.getReader().read();
+    controller.abort();
+    // Resolves only when the tenant's side of the stream has closed.
+    await streamClosed;
   });
 
   it("logs method, host and path only: never a header value, a query or a body", async () => {

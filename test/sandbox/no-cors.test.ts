@@ -10,7 +10,9 @@ import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
 let sandbox: SpawnedSandbox;
 let withCors: SpawnedSandbox;
 beforeAll(async () => {
-  [sandbox, withCors] = await Promise.all([spawnSandbox(undefined, { args: ["--no-cors"] }), spawnSandbox()]);
+  // One after the other: a start that fails must not leave the other running unreferenced.
+  sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
+  withCors = await spawnSandbox();
 });
 afterAll(async () => {
   await Promise.all([sandbox?.stop(), withCors?.stop()]);

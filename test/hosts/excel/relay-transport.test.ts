@@ -31,7 +31,9 @@ let listing: RunningAddinServer;
 let bare: RunningAddinServer;
 
 beforeAll(async () => {
-  [noCors, withCors] = await Promise.all([spawnSandbox(undefined, { args: ["--no-cors"] }), spawnSandbox()]);
+  // One after the other: a start that fails must not leave the other running unreferenced.
+  noCors = await spawnSandbox(undefined, { args: ["--no-cors"] });
+  withCors = await spawnSandbox();
   listing = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([noCors.url]) });
   bare = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([]) });
 });
