@@ -935,7 +935,7 @@ describe("createAgentChat", () => {
   });
 });
 
-describe("createAgentChat on hostile streams (issue 7)", () => {
+describe("createAgentChat on hostile streams", () => {
   it("reads a 5 MB answer line written in small pieces, with the lines after it", async () => {
     const big = "é5".repeat(5 * 512 * 1024); // 5 MB of UTF-8 (é is 2 bytes), a multi-byte char at every cut
     const lines = realStream();
