@@ -73,7 +73,8 @@ export function createAddinApp(options: AddinAppOptions): Hono {
     return c.json(config);
   });
 
-  app.get("/", (c) => c.redirect("/taskpane.html", 302));
+  // Relative, so the pane is found behind a proxy that serves this server under a sub-path.
+  app.get("/", (c) => c.redirect("taskpane.html", 302));
 
   app.use(
     "*",

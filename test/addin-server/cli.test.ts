@@ -81,6 +81,8 @@ describe("npm run serve", () => {
     expect((await rawGet(server.url, "/%E0%A4%A")).status).toBe(400);
     expect((await rawGet(server.url, "/relay/%E0%A4%A/x")).status).toBe(400);
     expect((await rawGet(server.url, "/../package.json")).status).toBe(404);
+    const root = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect([root.status, root.headers.get("location")]).toEqual([302, "taskpane.html"]);
     expect((await rawGet(server.url, "/%2e%2e/%2e%2e/package.json")).status).toBe(404);
     expect((await fetch(`${server.url}/taskpane.html`)).status).toBe(200);
     expect(server.child.exitCode).toBeNull();
