@@ -1,9 +1,11 @@
 /**
  * The right-click command, registered before the pane's code has loaded. A right-click on a cold
  * shared runtime starts the page and runs the command as soon as it is associated; Microsoft's
- * advice is to associate commands early, so this file is small and imports nothing. Commands that
+ * advice is to associate commands early, so this file is small and imports no code. Commands that
  * arrive before the pane's core is ready wait in order and run once it is.
  */
+
+import type { CommandEvent } from "./office.js";
 
 /** The manifest's `<FunctionName>` for "Disconnect report here". */
 export const DISCONNECT_HERE_ACTION = "disconnectReportHere";
@@ -17,6 +19,8 @@ export interface EarlyCommand<E extends { completed(options?: unknown): void }> 
   failed(tell: () => void): void;
   /** How many commands are waiting (for tests). */
   readonly waiting: number;
+  /** True once `ready` was called. */
+  readonly isReady: boolean;
 }
 
 export function createEarlyCommand<E extends { completed(options?: unknown): void }>(): EarlyCommand<E> {
@@ -45,5 +49,14 @@ export function createEarlyCommand<E extends { completed(options?: unknown): voi
     get waiting() {
       return queue.length;
     },
+    get isReady() {
+      return run !== null;
+    },
   };
 }
+
+/**
+ * The page's one "Disconnect report here" queue: early.ts hands Office's invocations to it, main.ts
+ * makes it ready. Both import this module, so they share it.
+ */
+export const disconnectHereEarly = createEarlyCommand<CommandEvent>();

@@ -1,25 +1,49 @@
 /**
- * The Excel page's entry, kept tiny on purpose: it associates the right-click command first (a
- * right-click can be what starts this shared runtime, and Office runs the command as soon as it is
- * associated), then loads the pane (pane.ts) as a separate chunk. Commands that arrive meanwhile
- * wait in `early` and run once the pane's core is ready.
+ * The Excel task pane page. With the shared runtime it is also the FunctionFile, so the right-click
+ * command reaches the same host (and so the same pane) as the ribbon. The command is associated
+ * earlier, by early.ts (a separate, tiny script that runs before this module has loaded); here it
+ * gets its handler, and any right-click that arrived meanwhile runs.
  */
-import { createEarlyCommand, DISCONNECT_HERE_ACTION } from "./early-command.js";
-import type { CommandEvent, OfficeApi } from "./office.js";
+import { mountTaskPane } from "../../../taskpane/mount.js";
+import { fetchTransport } from "../../core/transport.js";
+import { type CommandOutcome, createDisconnectHereCommand } from "./commands.js";
+import { disconnectHereEarly } from "./early-command.js";
+import { createExcelHost } from "./host.js";
+import { createRelayingTransport, loadRelayRoute } from "./relay-transport.js";
 
-const office = (globalThis as { Office?: OfficeApi & { onReady?(): Promise<unknown> } }).Office;
-const early = createEarlyCommand<CommandEvent>();
-
-office?.actions?.associate(DISCONNECT_HERE_ACTION, (event) => early.invoke(event));
-
-function showStartFailure() {
+function showNotice(outcome: CommandOutcome) {
   const notice = document.getElementById("notice");
   if (!notice) return;
-  notice.textContent = "The Reports pane could not start. Close it and open it again.";
-  notice.dataset.ok = "false";
+  notice.textContent = outcome.message;
+  notice.dataset.ok = String(outcome.ok);
   notice.hidden = false;
 }
 
-Promise.all([office?.onReady?.(), import("./pane.js")])
-  .then(([, pane]) => pane.startPane(early))
-  .catch(() => early.failed(showStartFailure));
+Office.onReady(() => {
+  const root = document.getElementById("root")!;
+  // The add-in server says (config.json beside the page) which tenants to reach through its relay.
+  const transport = createRelayingTransport({
+    direct: fetchTransport(),
+    route: () => loadRelayRoute(window.location.href),
+  });
+  const host = createExcelHost({ transport });
+  const showTaskpane = () => Office.addin.showAsTaskpane();
+
+  // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
+  // work itself if no pane answers.
+  const command = createDisconnectHereCommand({
+    host,
+    showTaskpane,
+    async notify(outcome) {
+      showNotice(outcome);
+      await showTaskpane().catch(() => undefined);
+    },
+  });
+  disconnectHereEarly.ready((event) => void command(event));
+
+  try {
+    mountTaskPane(root, host);
+  } catch {
+    showNotice({ ok: false, message: "The Reports pane could not start. Close it and open it again." });
+  }
+});

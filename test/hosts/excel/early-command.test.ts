@@ -17,10 +17,12 @@ describe("the early command", () => {
     early.invoke(event("first", log));
     early.invoke(event("second", log));
     expect(early.waiting).toBe(2);
+    expect(early.isReady).toBe(false);
     expect(log).toEqual([]);
     early.ready((e) => log.push(`ran ${e.name}`));
     early.invoke(event("third", log));
     expect(log).toEqual(["ran first", "ran second", "ran third"]);
+    expect(early.isReady).toBe(true);
     expect(early.waiting).toBe(0);
   });
 

@@ -68,7 +68,7 @@ interface OpenOptions {
   server: RunningAddinServer;
   storage?: Record<string, string>;
   cell?: string;
-  /** Called with each request for the pane's own code; resolve to let it through. */
+  /** Holds the pane's module (the page's main script) until it resolves; early.ts is not held. */
   holdPane?: Promise<void>;
 }
 
@@ -91,12 +91,13 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
   await page.route("**/*", async (route) => {
     const target = route.request().url();
     if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
-    if (/\/assets\/pane-[^/]+\.js$/.test(target) && options.holdPane) await options.holdPane;
+    if (/\/assets\/taskpane-[^/]+\.js$/.test(target) && options.holdPane) await options.holdPane;
     if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
     return route.abort();
   });
   await recordCspViolations(page);
-  await page.goto(`${options.server.url}/taskpane.html`);
+  // With the pane's module held back the page cannot finish loading: do not wait for it.
+  await page.goto(`${options.server.url}/taskpane.html`, { waitUntil: options.holdPane ? "commit" : "load" });
   return { page, requests, errors };
 }
 
