@@ -110,6 +110,7 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
   const origin = options.tenants.lookup(target.hostAndPort);
   if (!origin) {
     // Nothing is sent: the relay reaches only the tenants its admin listed.
+    options.log?.(`${request.method} ${RELAY_PREFIX}${target.hostAndPort} 403 not listed`);
     return refusal(
       403,
       "tenant-not-listed",

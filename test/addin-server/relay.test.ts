@@ -130,6 +130,8 @@ describe("the relay", () => {
     // Another port on the listed host is another origin: not listed either.
     expect((await fetch(`${server.url}/relay/127.0.0.1:9/api`)).status).toBe(403);
     expect(received).toEqual([]);
+    // The admin sees the refusal in the log, with the host it named and without the key.
+    expect(logs.join("\n")).toContain("GET /relay/evil.example.com 403 not listed");
   });
 
   it("follows no redirect: the 3xx comes back without its Location, and its target is never asked", async () => {
