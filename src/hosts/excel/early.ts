@@ -1,8 +1,8 @@
 /**
  * The first script of the Excel page, kept tiny on purpose and loaded before the pane's module: it
- * associates the right-click command at once. A right-click can be what starts this shared
- * runtime, and Office runs the command as soon as it is associated; invocations that arrive before
- * the pane's core is ready wait in `disconnectHereEarly` (main.ts makes it ready).
+ * associates the right-click command as soon as Office is ready. A right-click can be what starts
+ * this shared runtime, and Office runs the command as soon as it is associated; invocations that
+ * arrive before the pane's core is ready wait in `disconnectHereEarly` (main.ts makes it ready).
  */
 import { DISCONNECT_HERE_ACTION, disconnectHereEarly } from "./early-command.js";
 import type { OfficeApi } from "./office.js";
@@ -12,16 +12,11 @@ const START_LIMIT_MS = 60_000;
 
 const office = (globalThis as { Office?: OfficeApi & { onReady?(callback: () => void): unknown } }).Office;
 
-let associated = false;
-function associate() {
-  if (associated || !office?.actions?.associate) return;
-  office.actions.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
-  associated = true;
-}
-// At once, as Office's own command templates do at the top of their function file; should this
-// Office.js not offer `Office.actions` yet, as soon as Office is ready.
-associate();
-if (!associated) office?.onReady?.(associate);
+// As Office's own command template does: associate once Office.js is ready, which does not wait
+// for this page's other scripts.
+office?.onReady?.(() => {
+  office.actions?.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
+});
 
 setTimeout(() => {
   if (disconnectHereEarly.isReady) return;
