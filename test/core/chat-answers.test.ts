@@ -158,7 +158,7 @@ describe("chat time-out", () => {
       res.write(line(cutoff) + line(finalPiece("The first half")));
       // ...and nothing more.
     });
-    const answer = await chat(chatUrl, 80).ask({ input: "q" });
+    const answer = await chat(chatUrl, 400).ask({ input: "q" });
     expect(answer.answer).toBe("The first half");
     expect(answer.incomplete?.reason).toBe("timeout");
   });
@@ -172,7 +172,7 @@ describe("chat time-out", () => {
       }
       res.end(line(usage));
     });
-    const answer = await chat(chatUrl, 150).ask({ input: "q" });
+    const answer = await chat(chatUrl, 1000).ask({ input: "q" });
     expect(answer.answer).toBe("aaaaa");
     expect(answer.incomplete).toBeNull();
   });
@@ -217,7 +217,9 @@ describe("message ids", () => {
 
 describe("the chat POST follows no redirect", () => {
   it("a 307 to another host is an error naming the location; the other host receives nothing", async () => {
-    const elsewhere = await serve((_req, res) => res.end(line(cutoff)));
+    const elsewhere = await serve((_req, res) => {
+      res.end(line(cutoff));
+    });
     const { chatUrl, received } = await serve((_req, res) => {
       res.writeHead(307, { Location: `${elsewhere.chatUrl}?stolen=1` });
       res.end();
