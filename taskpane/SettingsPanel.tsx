@@ -30,12 +30,11 @@ import {
   useRef,
   useState,
 } from "react";
-import { chatUrlBelongsToTenant } from "../src/core/domains.js";
 import type { Deployment } from "../src/core/schema.js";
 import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorMessage } from "./errorMessage.js";
+import { errorKind, errorMessage } from "./errorMessage.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -136,11 +135,14 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
   };
 
   // A chat URL off the tenant's registrable domain (or with no tenant to compare) needs the user's
-  // explicit trust before the agent key may be sent there.
+  // explicit trust before the agent key may be sent there. The host judges (with the Public Suffix
+  // List, which the pane does not load): its refusal, or a confirmation already stored, shows the
+  // choice.
+  const [chatRefused, setChatRefused] = useState(false);
   const chatHost = hostOf(chatUrl);
   const chatNeedsTrust =
     chatHost !== null &&
-    !(tenantUrl.trim() !== "" && chatUrlBelongsToTenant(tenantUrl.trim(), chatUrl.trim()));
+    (chatRefused || (settings?.chatUrlConfirmed === true && chatUrl === settings.chatUrl));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -182,6 +184,9 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     } catch (error) {
       const message = errorMessage(error);
       setSaveError(message);
+      if (errorKind(error) === "insecure-url" && /agent chat URL .*confirm/i.test(message)) {
+        setChatRefused(true);
+      }
       // The core's messages name the field they are about.
       if (/tenant URL/i.test(message)) setFieldErrors({ tenantUrl: message });
       else if (/chat URL/i.test(message)) setFieldErrors({ chatUrl: message });

@@ -35,8 +35,6 @@ export const RangeTargetArgumentSchema = z.object({
 
 export const ChatIdArgumentSchema = z.string().check(z.minLength(1), z.maxLength(500));
 
-export const ChunkNamesArgumentSchema = z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200));
-
 /**
  * Checks one argument against its schema; throws `bad-request` naming the argument and the first
  * problem (a path and what was expected, no value).

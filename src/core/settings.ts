@@ -197,7 +197,8 @@ export function managementAccess(settings: StoredSettings): {
   if (!settings.apiKey) {
     throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
   }
-  const origin = originOf(settings.tenantUrl);
+  // Spec 5 rule 1 first: an insecure URL is named as such, whatever key is stored.
+  const origin = requireSecureUrl(settings.tenantUrl, "The tenant URL").origin;
   if (!boundTo(settings.apiKey, settings.apiKeyFor, settings.tenantUrl)) {
     throw new PlatformError(
       "unauthorized",
