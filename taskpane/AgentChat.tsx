@@ -40,6 +40,8 @@ interface Turn {
   status: "streaming" | "done" | "stopped" | "error";
   error: string | null;
   errorKind: string | null;
+  /** Why the answer may not be whole (the core's note), shown beside it; null when it is whole. */
+  incomplete: string | null;
 }
 
 const useStyles = makeStyles({
@@ -91,6 +93,7 @@ const useStyles = makeStyles({
   composer: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
   actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
   grow: { flexGrow: 1 },
+  incomplete: { marginTop: tokens.spacingVerticalS },
 });
 
 function identityFromSettings(settings: PublicSettings): AgentIdentityValue {
@@ -193,7 +196,16 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     setStreaming(true);
     setTurns((list) => [
       ...list,
-      { id, question: input, steps: [], answer: null, status: "streaming", error: null, errorKind: null },
+      {
+        id,
+        question: input,
+        steps: [],
+        answer: null,
+        status: "streaming",
+        error: null,
+        errorKind: null,
+        incomplete: null,
+      },
     ]);
     const attributes = rowsToAttributes(identity.attributes);
     const sessionSettings = {
@@ -218,6 +230,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         steps: progressSteps(result.messages).map((s) => ({ ...s, running: false })),
         answer: result.answer ?? finalAnswer(result.messages),
         status: "done",
+        incomplete: result.incomplete?.message ?? null,
       });
     } catch (error) {
       if (!mounted.current) return;
@@ -409,6 +422,11 @@ function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): vo
         <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
       )}
       {turn.status === "stopped" ? <Caption1 className={styles.muted}>Stopped.</Caption1> : null}
+      {turn.status === "done" && text && turn.incomplete ? (
+        <MessageBar intent="warning" layout="multiline" className={styles.incomplete}>
+          <MessageBarBody>{turn.incomplete}</MessageBarBody>
+        </MessageBar>
+      ) : null}
     </div>
   );
 }
