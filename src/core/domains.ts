@@ -1,10 +1,11 @@
+/// <reference path="./tldts-min.d.ts" />
 /**
  * Which agent chat URL belongs to which tenant, by registrable domain (the Public Suffix List, via
- * tldts). Kept apart from settings.ts because the list is large (about 48 KB gzipped): hosts load it
+ * tldts). Kept apart from settings.ts because the list is large (about 48 KB gzipped, its minified build): hosts load it
  * where they check a chat URL (Apps Script at once; the pane when Settings are saved), and the pane's
  * first screen does without it.
  */
-import { parse } from "tldts";
+import { parse } from "tldts/dist/index.esm.min.js";
 
 /** The registrable domain of a host name (`ai.eu.acme.co.uk` -> `acme.co.uk`), or null for an IP, `localhost` or a bare suffix. */
 export function registrableDomain(hostname: string): string | null {
