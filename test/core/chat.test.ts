@@ -942,7 +942,7 @@ describe("createAgentChat", () => {
   });
 });
 
-describe("createAgentChat on hostile streams (issue 7)", () => {
+describe("createAgentChat on hostile streams", () => {
   it("a 5 MB answer line is cut at the line limit: the answer so far comes back marked too large, in bounded memory", async () => {
     const big = "é5".repeat(5 * 512 * 1024); // 5 MB of UTF-8 (é is 2 bytes), a multi-byte char at every cut
     const lines = realStream();

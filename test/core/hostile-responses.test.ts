@@ -9,7 +9,7 @@ const TOKEN = "sk-hostile-abcdef123456";
 
 // Every field of a Report and of a placement, given a wrong type, dropped, null, or an unknown enum
 // value: the client either reads it as designed (tolerated) or fails with a typed invalid-response.
-describe("fuzzed responses (issue 7)", () => {
+describe("fuzzed responses", () => {
   const report = fullReport();
   const placement = report.externalWorkbookPlacements![0]!;
   const mutation = fc.constantFrom("drop", "null", "number", "string", "object", "array", "enum");
@@ -53,7 +53,7 @@ describe("fuzzed responses (issue 7)", () => {
   });
 });
 
-describe("hostile transports (issue 7)", () => {
+describe("hostile transports", () => {
   let server: Server;
   let base: string;
   let mode: "reset" | "halfway" | "html502" = "reset";

@@ -1,5 +1,5 @@
 /**
- * Hostile cases through the pane, in a real Chromium against `startPreview` (issue 7): the agent's
+ * Hostile cases through the pane, in a real Chromium against `startPreview`: the agent's
  * stream failing in each way the sandbox can script, double actions on `Disconnect report here`
  * while the first is still in flight, and broken answers to the reports list. In every case the
  * pane says what happened and stays usable; it never goes blank.

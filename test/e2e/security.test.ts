@@ -1,5 +1,5 @@
 /**
- * Security in a real Chromium against `startPreview` (issue 7): the page's Content-Security-Policy
+ * Security in a real Chromium against `startPreview`: the page's Content-Security-Policy
  * allows what the preview needs and stops injected code, and a secret typed into Settings never
  * shows up outside its masked field: not in the DOM, the accessibility tree, a URL or the console.
  */

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of every built page (issue 7, security): each page allows only what it
+ * The Content-Security-Policy of every built page (security): each page allows only what it
  * needs, and what it loads stays inside its own policy. The preview's served page is checked, and
  * every policy enforced in Chromium, by test/e2e/security.test.ts, test/hosts/excel/page.test.ts and
  * test/hosts/sheets/sidebar.browser.test.ts.

@@ -1,7 +1,7 @@
 /**
  * The built Apps Script server (dist/sheets/Code.js), loaded as Apps Script loads it and driven
  * through its global functions, against scripted UrlFetchApp answers: the exact requests it sends
- * and what the user reads (issue 6; spec 4.1, 4.2, 5).
+ * and what the user reads (spec 4.1, 4.2, 5).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
