@@ -17,6 +17,7 @@ import {
   ctx,
   FakeHost,
   fieldByLabel,
+  queryButton,
   type Rendered,
   renderPane,
   report,
@@ -39,6 +40,7 @@ async function open(host: FakeHost): Promise<HTMLElement> {
 }
 
 const disconnectButton = (root: ParentNode) => buttonByName(root, "Disconnect report here");
+const queryStop = (root: ParentNode) => queryButton(root, "Stop");
 
 describe("a disconnect whose answer was lost", () => {
   it("after a time-out, reloads the list and says the disconnect was applied when the placement is gone", async () => {
@@ -141,6 +143,31 @@ describe("the agent's answer", () => {
     const done = root.querySelector('[data-answer-status="done"]')!;
     expect(done.textContent).toContain("Region 11");
     expect(done.textContent).toContain("This answer may be incomplete");
+  });
+
+  it("a chat time-out ends the turn like any error: the next question can be asked", async () => {
+    let calls = 0;
+    const host = new FakeHost({
+      ask: async () => {
+        calls += 1;
+        if (calls === 1) {
+          throw new PlatformError(
+            "timeout",
+            "The agent sent nothing for 60 s, so the add-in stopped waiting.",
+          );
+        }
+        return { answer: "Second answer", chatId: "c", messageId: "m", messages: [], incomplete: null };
+      },
+    });
+    const root = await open(host);
+    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    await typeInto(fieldByLabel(root, "Ask the agent"), "First?");
+    await click(buttonByName(root, "Send"));
+    await waitFor(() => expect(root.textContent).toContain("The agent sent nothing for 60 s"));
+    expect(queryStop(root)).toBeUndefined();
+    await typeInto(fieldByLabel(root, "Ask the agent"), "Second?");
+    await click(buttonByName(root, "Send"));
+    await waitFor(() => expect(root.textContent).toContain("Second answer"));
   });
 
   it("a long answer renders whole, as separate blocks", async () => {
