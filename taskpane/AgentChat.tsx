@@ -302,7 +302,9 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
               className={styles.conversation}
               ref={i === turns.length - 1 ? lastTurnRef : undefined}
             >
-              <div className={styles.question}>{turn.question}</div>
+              <div className={styles.question} dir="auto">
+                {turn.question}
+              </div>
               <TurnSteps turn={turn} />
               <TurnAnswer turn={turn} onOpenSettings={onOpenSettings} />
             </div>

@@ -167,7 +167,7 @@ export function SafeMarkdown({ text }: { text: string }) {
       {blocks.map((block, i) => (
         // Blocks only grow at the end of a streaming answer: the index is a stable key.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <div key={i} data-markdown-block="">
+        <div key={i} data-markdown-block="" dir="auto">
           <MarkdownBlock text={block} />
         </div>
       ))}
