@@ -424,7 +424,7 @@ function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): vo
         <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
       )}
       {turn.status === "stopped" ? <Caption1 className={styles.muted}>Stopped.</Caption1> : null}
-      {turn.status === "done" && text && turn.incomplete ? (
+      {turn.status === "done" && turn.incomplete ? (
         <MessageBar intent="warning" layout="multiline" className={styles.incomplete}>
           <MessageBarBody>{turn.incomplete}</MessageBarBody>
         </MessageBar>

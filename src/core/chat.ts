@@ -290,7 +290,13 @@ export async function* decodeNdjson(
 export function decodeNdjsonText(text: string, options: NdjsonOptions = {}): unknown[] {
   const decoder = new NdjsonDecoder(options);
   const values = decoder.push(text);
-  for (const v of decoder.end()) values.push(v);
+  try {
+    for (const v of decoder.end()) values.push(v);
+  } catch (error) {
+    // An overlong last line: the lines before it still count.
+    if (error instanceof NdjsonLineTooLong) error.values = [...values, ...error.values];
+    throw error;
+  }
   return values;
 }
 
@@ -1050,7 +1056,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       try {
         await sleep(delayMs, signal);
       } catch {
-        throw stoppedByUser();
+        throw idle.expired ? chatTimedOut(idleTimeoutMs) : stoppedByUser();
       }
     }
   }

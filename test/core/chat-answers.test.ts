@@ -12,6 +12,7 @@ import {
   createAgentChat,
   createSyncAgentChat,
   MAX_ANSWER_CHARS,
+  MAX_CHAT_LINE_CHARS,
   MESSAGE_ID_PATTERN,
   newMessageId,
   type PlatformError,
@@ -139,6 +140,29 @@ describe("answer size limits", () => {
     expect(answer.answer?.length).toBe(MAX_ANSWER_CHARS);
     expect(answer.incomplete?.reason).toBe("too-large");
     expect(answer.incomplete?.message).toMatch(/200,000 characters/);
+  });
+});
+
+describe("answer size limits in Apps Script (the body arrives whole)", () => {
+  it("an overlong line ends the reading; the lines before it still give the answer, marked too large", () => {
+    const sync = createSyncAgentChat({
+      chatUrl: "https://ai.example.com/api/v1/public/a/agents/7/chat/stream-chat-state",
+      apiKey: KEY,
+      sessionSettings: SESSION,
+      randomBytes: cryptoRandomBytes,
+      sleep: () => {},
+      transport: () => ({
+        status: 200,
+        headers: {},
+        body:
+          line(cutoff) +
+          line(finalPiece("Revenue: 10")) +
+          line({ id: "x", content: "y".repeat(MAX_CHAT_LINE_CHARS + 1) }),
+      }),
+    });
+    const answer = sync.ask({ input: "q" });
+    expect(answer.answer).toBe("Revenue: 10");
+    expect(answer.incomplete?.reason).toBe("too-large");
   });
 });
 
