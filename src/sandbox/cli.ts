@@ -1,5 +1,8 @@
 /**
- * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet]`
+ * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet] [--no-cors]`
+ *
+ * `--no-cors` answers like a tenant that allows no browser calls: no `Access-Control-*` header and
+ * no preflight approved (the Excel pane then needs the add-in server's relay).
  *
  * Prints exactly one line on stdout when ready: the base URL (`http://127.0.0.1:<port>`). Everything
  * else goes to stderr. Exit status 2 for bad arguments or a bad seed file (the message names the
@@ -19,14 +22,16 @@ import { parseSeed, type Seed, SeedError } from "./seed.js";
 import { DEFAULT_CHAT_DELAY_MS, startSandbox } from "./server.js";
 
 const USAGE =
-  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet]\n" +
-  "  --port 0 (the default) takes a free port; without --seed the built-in demo data is served.";
+  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet] [--no-cors]\n" +
+  "  --port 0 (the default) takes a free port; without --seed the built-in demo data is served;\n" +
+  "  --no-cors: no Access-Control-* headers, no preflight approved (a tenant that allows no browser calls).";
 
 interface Args {
   port: number;
   seedFile: string | null;
   chatDelayMs: number;
   quiet: boolean;
+  cors: boolean;
 }
 
 function fail(message: string): never {
@@ -35,7 +40,13 @@ function fail(message: string): never {
 }
 
 function readArgs(argv: string[]): Args {
-  const args: Args = { port: 0, seedFile: null, chatDelayMs: DEFAULT_CHAT_DELAY_MS, quiet: false };
+  const args: Args = {
+    port: 0,
+    seedFile: null,
+    chatDelayMs: DEFAULT_CHAT_DELAY_MS,
+    quiet: false,
+    cors: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.includes("=")
@@ -63,6 +74,9 @@ function readArgs(argv: string[]): Args {
         break;
       case "--quiet":
         args.quiet = true;
+        break;
+      case "--no-cors":
+        args.cors = false;
         break;
       case "--help":
       case "-h":
@@ -102,6 +116,7 @@ async function main(): Promise<void> {
       host: "127.0.0.1",
       seed,
       chatDelayMs: args.chatDelayMs,
+      cors: args.cors,
       ...(args.quiet ? {} : { log }),
     });
   } catch (e) {

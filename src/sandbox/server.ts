@@ -22,6 +22,11 @@ export interface SandboxOptions {
   chatDelayMs?: number;
   /** Called once per answered request (method, path, status); never given credentials. */
   log?: (line: string) => void;
+  /**
+   * false: behave like a tenant that allows no browser calls (`--no-cors`): no `Access-Control-*`
+   * header on any answer and no preflight approved. Default true (every origin allowed).
+   */
+  cors?: boolean;
 }
 
 export interface RunningSandbox {
@@ -102,6 +107,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const method = (req.method ?? "GET").toUpperCase();
 
     if (method === "OPTIONS") {
+      if (options.cors === false) {
+        // No preflight approval: a browser on another origin never gets to send the request.
+        throw new HttpError(405, "OPTIONS is not allowed here: this service accepts no browser calls.", {
+          headers: { Allow: "GET, POST, DELETE" },
+        });
+      }
       res.writeHead(204, {
         ...CORS_HEADERS,
         "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
@@ -146,6 +157,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
 
   const server = createServer((req, res) => {
+    if (options.cors === false) withoutCorsHeaders(res);
     const started = Date.now();
     res.on("finish", () => {
       const path = (req.url ?? "/").split("?")[0];
@@ -190,6 +202,25 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       return closing;
     },
   };
+}
+
+/**
+ * Strips every `Access-Control-*` header from what `res` sends, whichever endpoint set it, so that
+ * `--no-cors` holds for every answer (JSON, errors, streams) without each endpoint knowing of it.
+ */
+function withoutCorsHeaders(res: ServerResponse): void {
+  const isCors = (name: string) => name.toLowerCase().startsWith("access-control-");
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name, value) => (isCors(name) ? res : setHeader(name, value));
+  const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const filtered = rest.map((arg) =>
+      arg && typeof arg === "object" && !Array.isArray(arg)
+        ? Object.fromEntries(Object.entries(arg as Record<string, unknown>).filter(([name]) => !isCors(name)))
+        : arg,
+    );
+    return writeHead(status, ...filtered);
+  }) as ServerResponse["writeHead"];
 }
 
 /** The account segment of the chat URL is "sandbox"; any other account has no agents. */

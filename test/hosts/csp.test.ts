@@ -52,15 +52,15 @@ function loads(html: string) {
 describe("dist/excel/taskpane.html", () => {
   const html = () => read(EXCEL_OUT_DIR, "taskpane.html");
 
-  it("has one policy: its own scripts and Office.js only, HTTPS calls only (the tenant and agent are the user's)", () => {
+  it("has one policy: its own scripts and Office.js only, calls to its own origin (the relay) and HTTPS only", () => {
     expect(cspTagCount(html())).toBe(1);
     const policy = cspOf(html())!;
     expect(policy).not.toBeNull();
     expectLockedDown(policy);
     expect(policy.get("script-src")).toEqual(["'self'", "https://appsforoffice.microsoft.com"]);
-    expect(policy.get("connect-src")).toEqual(["https:"]);
+    expect(policy.get("connect-src")).toEqual(["'self'", "https:"]);
     expect(policy.has("frame-src")).toBe(false); // so default-src 'none' applies: no frames
-    // frame-ancestors is ignored in a meta tag; Office frames the pane itself.
+    // frame-ancestors is ignored in a meta tag; the add-in server sends it as a header.
     expect(policy.has("frame-ancestors")).toBe(false);
   });
 

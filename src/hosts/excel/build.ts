@@ -1,15 +1,16 @@
 /**
  * The excel target (`vite build --mode excel`, see vite.config.ts): dist/excel/ holds the task pane
- * page (which is also the shared runtime's FunctionFile, so the right-click command lives in it),
- * a help page, the icons drawn by icons.ts, and manifest.xml with every URL built from one base URL
- * (env ADDIN_BASE_URL, default https://localhost:3000).
+ * page (which is also the shared runtime's FunctionFile, so the right-click command lives in it,
+ * associated by its own small first script, early.ts),
+ * a help page, the icons (committed PNG files in public/assets/, copied as they are), and
+ * manifest.xml with every URL built from one base URL (env ADDIN_BASE_URL, default
+ * https://localhost:3000).
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
-import { ICON_SIZES, iconPath, iconPng } from "./icons.js";
 import { addinBaseUrl, renderManifest } from "./manifest.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -17,15 +18,12 @@ const ROOT = resolve(HERE, "../../..");
 
 export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
 
-/** Emits the icons and the filled-in manifest next to the pages. */
+/** Emits the filled-in manifest next to the pages. */
 function addinFiles(): Plugin {
   return {
     name: "excel-addin-files",
     apply: "build",
     generateBundle() {
-      for (const size of ICON_SIZES) {
-        this.emitFile({ type: "asset", fileName: iconPath(size), source: iconPng(size) });
-      }
       const template = readFileSync(resolve(ROOT, "manifest.xml"), "utf8");
       const { version } = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
         version: string;
@@ -40,14 +38,46 @@ function addinFiles(): Plugin {
   };
 }
 
+/**
+ * Loads early.ts, built as an entry of its own, ahead of the pane's module script in taskpane.html.
+ * Vite turns the module scripts of one page into one entry, which runs only once its whole module
+ * graph has loaded; an async module script runs as soon as its own small graph has, so the
+ * right-click command is associated before the pane's code arrives. Office.js, a classic script
+ * earlier in the page, has run by then.
+ */
+function earlyScript(): Plugin {
+  return {
+    name: "excel-early-script",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        if (!ctx.filename.endsWith("taskpane.html") || !ctx.bundle) return html;
+        const early = Object.values(ctx.bundle).find(
+          (c) => c.type === "chunk" && c.isEntry && c.name === EARLY_ENTRY,
+        );
+        if (!early) throw new Error(`the ${EARLY_ENTRY} entry is missing from the excel build`);
+        // async: it runs as soon as it has loaded, not in turn after the pane's deferred module.
+        const tag = `<script type="module" async crossorigin src="./${early.fileName}"></script>`;
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error("taskpane.html has no module script to load early.ts before");
+        return `${html.slice(0, at)}${tag}\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}
+
+const EARLY_ENTRY = "command-early";
+
 /** Build settings of the excel target (see vite.config.ts). */
 export function excelBuild(): UserConfig {
   return {
     root: HERE,
     // The pages are served from wherever ADDIN_BASE_URL points, possibly a sub-path.
     base: "./",
-    publicDir: false,
-    plugins: [react(), addinFiles()],
+    // The icons: static PNG files, copied to dist/excel/assets/ as they are.
+    publicDir: resolve(HERE, "public"),
+    plugins: [react(), addinFiles(), earlyScript()],
     build: {
       outDir: EXCEL_OUT_DIR,
       emptyOutDir: true,
@@ -57,6 +87,7 @@ export function excelBuild(): UserConfig {
         input: {
           taskpane: resolve(HERE, "taskpane.html"),
           help: resolve(HERE, "help.html"),
+          [EARLY_ENTRY]: resolve(HERE, "early.ts"),
         },
       },
     },

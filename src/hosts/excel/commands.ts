@@ -17,7 +17,7 @@ import type { ActiveContext } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";
 
-export const DISCONNECT_HERE_ACTION = "disconnectReportHere";
+export { DISCONNECT_HERE_ACTION } from "./early-command.js";
 
 export interface CommandOutcome {
   ok: boolean;

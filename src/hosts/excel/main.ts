@@ -1,10 +1,15 @@
 /**
- * The Excel task pane page. With the shared runtime it is also the FunctionFile: the right-click
- * command is associated here, and it reaches the same host (and so the same pane) as the ribbon.
+ * The Excel task pane page. With the shared runtime it is also the FunctionFile, so the right-click
+ * command reaches the same host (and so the same pane) as the ribbon. The command is associated
+ * earlier, by early.ts (a separate, tiny script that runs before this module has loaded); here it
+ * gets its handler, and any right-click that arrived meanwhile runs.
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
-import { type CommandOutcome, createDisconnectHereCommand, DISCONNECT_HERE_ACTION } from "./commands.js";
+import { fetchTransport } from "../../core/transport.js";
+import { type CommandOutcome, createDisconnectHereCommand } from "./commands.js";
+import { disconnectHereEarly } from "./early-command.js";
 import { createExcelHost } from "./host.js";
+import { createRelayingTransport, loadRelayRoute } from "./relay-transport.js";
 
 function showNotice(outcome: CommandOutcome) {
   const notice = document.getElementById("notice");
@@ -16,24 +21,25 @@ function showNotice(outcome: CommandOutcome) {
 
 Office.onReady(() => {
   const root = document.getElementById("root")!;
-  const host = createExcelHost();
+  // The add-in server says (config.json beside the page) which tenants to reach through its relay.
+  const transport = createRelayingTransport({
+    direct: fetchTransport(),
+    route: () => loadRelayRoute(window.location.href),
+  });
+  const host = createExcelHost({ transport });
   const showTaskpane = () => Office.addin.showAsTaskpane();
 
-  // Associated before the pane mounts: a right-click can be what started this runtime, and the
-  // command waits a moment for the pane's listener before doing the work itself.
-  if (Office.actions?.associate) {
-    Office.actions.associate(
-      DISCONNECT_HERE_ACTION,
-      createDisconnectHereCommand({
-        host,
-        showTaskpane,
-        async notify(outcome) {
-          showNotice(outcome);
-          await showTaskpane().catch(() => undefined);
-        },
-      }),
-    );
-  }
+  // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
+  // work itself if no pane answers.
+  const command = createDisconnectHereCommand({
+    host,
+    showTaskpane,
+    async notify(outcome) {
+      showNotice(outcome);
+      await showTaskpane().catch(() => undefined);
+    },
+  });
+  disconnectHereEarly.ready((event) => void command(event));
 
   try {
     mountTaskPane(root, host);

@@ -14,7 +14,7 @@ import { demoPreviewConfig, PREVIEW_CONFIG_PATH } from "./config.js";
 export interface PreviewOptions {
   /** The page's port: 3000 by default, 0 for a free one. */
   port?: number;
-  /** Where the page listens; "localhost" by default. */
+  /** Where the page listens; 127.0.0.1 (this machine only) by default. */
   host?: string;
   /** The sandbox's data; the demo seed by default. */
   seed?: () => Seed;
@@ -59,6 +59,19 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
   const configPlugin: Plugin = {
     name: "preview-config",
     configureServer(server) {
+      // Before Vite's own middlewares: a path that does not decode is the client's error (400),
+      // never a crash or a 404 that hides it.
+      server.middlewares.use((req, res, next) => {
+        try {
+          decodeURIComponent((req.url ?? "/").split("?")[0]!);
+        } catch {
+          res.statusCode = 400;
+          res.setHeader("Content-Type", "text/plain; charset=utf-8");
+          res.end("Bad request: the address is malformed.\n");
+          return;
+        }
+        next();
+      });
       server.middlewares.use(PREVIEW_CONFIG_PATH, (_req, res) => {
         res.setHeader("Content-Type", "application/json; charset=utf-8");
         res.setHeader("Cache-Control", "no-store");
@@ -79,7 +92,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
       clearScreen: false,
       server: {
         port: options.port ?? DEFAULT_PREVIEW_PORT,
-        host: options.host ?? "localhost",
+        host: options.host ?? "127.0.0.1",
         strictPort: true,
         // Transform the page and the pane (lazy parts included) while the server starts, so the
         // first visit does not wait for a cold compile.
@@ -94,7 +107,9 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
   }
 
   const address = vite.httpServer?.address() as AddressInfo;
-  const urlHost = options.host && options.host !== "localhost" ? options.host : "localhost";
+  // Shown as localhost (the name people type) while listening on the loopback address only.
+  const urlHost =
+    options.host && options.host !== "127.0.0.1" && options.host !== "localhost" ? options.host : "localhost";
   const url = `http://${urlHost.includes(":") ? `[${urlHost}]` : urlHost}:${address.port}/`;
 
   let closing: Promise<void> | null = null;

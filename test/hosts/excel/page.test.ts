@@ -1,117 +1,214 @@
 /**
- * The built dist/excel/taskpane.html in Chromium, served over HTTPS by the development server, with
- * Office.js from the CDN replaced by a stand-in (no Office here): the page starts the pane, the
- * right-click command is associated under the manifest's name, and running it completes.
+ * The built Excel pane (dist/excel) in Chromium, served over HTTPS by the add-in server, against
+ * the local Reporting Platform started with `--no-cors` (a tenant that accepts no calls from the
+ * add-in's page), with Office.js replaced by a stand-in (office-stand-in.ts). So what these tests
+ * prove goes through the relay: listing, disconnecting, the agent's stream; a right-click on a cold
+ * runtime; and what the pane says when the add-in server does not list the tenant.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticServer, DIST_DIR, ensureDevCertificate } from "../../../src/hosts/excel/dev-server.js";
+import { devCertificate } from "../../../src/addin-server/dev-certs.js";
+import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
+import { parseTenantList } from "../../../src/addin-server/tenants.js";
+import { placementsOf } from "../../../src/core/placements.js";
+import type { Report } from "../../../src/core/schema.js";
+import { TENANT_REFUSES_PAGE_MESSAGE } from "../../../src/hosts/excel/relay-transport.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
+import { type LaunchedBrowser, launchBrowser } from "../../e2e/browser.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
 import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
+import { OFFICE_JS, officeStandIn } from "./office-stand-in.js";
 
-const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 
-/** Office.js as far as the page uses it, in plain JavaScript; its record is `window.__office`. */
-const OFFICE_STAND_IN = `
-(() => {
-  const state = { syncs: 0, custom: {}, associated: {}, shown: 0, handlers: {}, storage: {} };
-  window.__office = state;
-  const sheet = { id: "{00000000-0001-0000-0000-000000000000}", name: "Sales" };
-  const proxy = (o) => Object.assign(o, { load() { return o; } });
-  const events = (name) => ({ add(h) { (state.handlers[name] ??= []).push(h); } });
-  const context = {
-    workbook: proxy({
-      name: "Budget.xlsx",
-      worksheets: proxy({
-        items: [sheet],
-        getActiveWorksheet: () => proxy({ ...sheet }),
-        onSelectionChanged: events("selection"), onActivated: events("activated"),
-        onAdded: events("added"), onDeleted: events("deleted"), onNameChanged: events("renamed"),
-      }),
-      getActiveCell: () => proxy({ address: "Sales!H20" }),
-      properties: { custom: {
-        getItemOrNullObject: (k) => proxy({ isNullObject: !(k in state.custom), value: state.custom[k] }),
-        add: (k, v) => { state.custom[k] = v; },
-      } },
-    }),
-    async sync() { state.syncs++; },
-  };
-  window.Excel = { run: async (batch) => batch(context) };
-  window.OfficeRuntime = { storage: {
-    async getItem(k) { return k in state.storage ? state.storage[k] : null; },
-    async setItem(k, v) { state.storage[k] = v; },
-    async removeItem(k) { delete state.storage[k]; },
-  } };
-  window.Office = {
-    onReady(cb) {
-      const info = { host: "Excel", platform: "OfficeOnline" };
-      setTimeout(() => cb && cb(info));
-      return Promise.resolve(info);
-    },
-    context: {
-      requirements: { isSetSupported: (n, v) => n === "ExcelApi" && Number(String(v).split(".")[1]) <= 17 },
-      officeTheme: { bodyBackgroundColor: "#FFFFFF" },
-      partitionKey: "",
-      document: {},
-    },
-    EventType: { DocumentSelectionChanged: "documentSelectionChanged" },
-    addin: { async showAsTaskpane() { state.shown++; } },
-    actions: { associate(name, fn) { state.associated[name] = fn; } },
-  };
-})();
-`;
-
-let browser: Browser;
 let certs: string;
-let url: string;
-let close: () => Promise<void>;
+let launched: LaunchedBrowser;
+let browser: Browser;
+let sandbox: SpawnedSandbox;
+/** Lists the sandbox. */
+let server: RunningAddinServer;
+/** Lists no tenant. */
+let bare: RunningAddinServer;
 
 beforeAll(async () => {
   certs = mkdtempSync(join(tmpdir(), "excel-page-certs-"));
-  const server = createStaticServer(DIST_DIR, ensureDevCertificate(certs));
-  await new Promise<void>((r) => server.listen(0, "localhost", r));
-  url = `https://localhost:${(server.address() as AddressInfo).port}/taskpane.html`;
-  close = () => new Promise((r) => server.close(() => r()));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
+  const tls = await devCertificate(certs);
+  sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
+  server = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([sandbox.url]), tls });
+  bare = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([]), tls });
+  launched = await launchBrowser();
+  browser = launched.browser;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await close?.();
+  await launched?.close();
+  await Promise.all([server?.close(), bare?.close(), sandbox?.stop()]);
   rmSync(certs, { recursive: true, force: true });
 });
 
-describe("the built task pane page", () => {
-  it("starts the pane, associates disconnectReportHere, and the command completes", async () => {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await serveWithOfficeStandIn(page);
-    await recordCspViolations(page);
-    await page.goto(url);
+function savedSettings(tenant: string): Record<string, string> {
+  return {
+    "reporting-platform/settings": JSON.stringify({
+      tenantUrl: tenant,
+      apiKey: DEMO_API_KEY,
+      deploymentId: 1,
+      chatUrl: `${tenant}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
+      agentApiKey: DEMO_AGENT_KEY,
+      externalId: "ann@example.com",
+    }),
+  };
+}
 
-    await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
+interface OpenOptions {
+  server: RunningAddinServer;
+  storage?: Record<string, string>;
+  cell?: string;
+  /** Holds the pane's module (the page's main script) until it resolves; early.ts is not held. */
+  holdPane?: Promise<void>;
+}
+
+/** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
+async function openPane(options: OpenOptions): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
+  page.on("pageerror", (e) => errors.push(e.message));
+  const standIn = officeStandIn({
+    workbookName: DEMO_WORKBOOK.name,
+    custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
+    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
+    active: { sheet: "Summary", cell: options.cell ?? "B2" },
+    storage: options.storage ?? {},
+  });
+  const origin = new URL(options.server.url).origin;
+  await page.route("**/*", async (route) => {
+    const target = route.request().url();
+    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
+    if (/\/assets\/taskpane-[^/]+\.js$/.test(target) && options.holdPane) await options.holdPane;
+    if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
+    return route.abort();
+  });
+  await recordCspViolations(page);
+  // With the pane's module held back the page cannot finish loading: do not wait for it.
+  await page.goto(`${options.server.url}/taskpane.html`, { waitUntil: options.holdPane ? "commit" : "load" });
+  return { page, requests, errors };
+}
+
+async function report(id: number): Promise<Report> {
+  const res = await fetch(`${sandbox.url}/api/v1/deployments/1/reports/${id}`, {
+    headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
+  });
+  return (await res.json()) as Report;
+}
+
+async function placementIds(): Promise<string[]> {
+  const res = await fetch(
+    `${sandbox.url}/api/v1/deployments/1/reports?externalWorkbookId=${encodeURIComponent(DEMO_WORKBOOK.id)}&first=100`,
+    { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } },
+  );
+  const { items } = (await res.json()) as { items: Report[] };
+  return items.flatMap((r) => placementsOf(r).map((p) => `${r.id}:${p.id ?? ""}:${p.resultLocation}`));
+}
+
+describe("the Excel pane through the add-in server, against a tenant that accepts no browser calls", () => {
+  it("lists, disconnects the placement under the cell and streams the agent's answer, all through the relay", async () => {
+    const { page, requests, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
+    await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+    await page.getByText("Summary!B2:F8").first().waitFor();
+
+    await page.getByRole("button", { name: "Disconnect report here" }).first().click();
+    await page
+      .getByText("Disconnected Revenue by Region from Summary!B2:F8; the cells keep their values.")
+      .first()
+      .waitFor();
+    const ids = placementsOf(await report(101)).map((p) => p.id);
+    expect(ids).not.toContain("plc-101-summary");
+    expect(ids).toContain("plc-101-q1");
+
+    await page.getByRole("textbox", { name: "Ask the agent" }).fill("What was revenue by region in Q3?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const answer = page.locator('[data-answer-status="done"]').first();
+    await answer.waitFor({ timeout: 30_000 });
+    expect(await answer.textContent()).toContain("Answered for ann@example.com");
+
+    // The page never called the tenant itself: every call went through the relay on its own origin.
+    const relayHost = new URL(sandbox.url).host;
+    expect(requests.filter((r) => r.includes(`${sandbox.url}/`))).toEqual([]);
+    const relayed = requests.filter((r) => r.includes(`/relay/${relayHost}/`));
+    expect(relayed.some((r) => r.startsWith("GET ") && r.includes("/api/v1/deployments/1/reports"))).toBe(
+      true,
+    );
+    expect(relayed.some((r) => r.startsWith("DELETE ") && r.endsWith("/reports/101/connect-workbook"))).toBe(
+      true,
+    );
+    expect(relayed.some((r) => r.startsWith("POST ") && r.endsWith("/chat/stream-chat-state"))).toBe(true);
+    expect(errors).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("a right-click on a cold runtime, before the pane's code has loaded, disconnects exactly that placement", async () => {
+    const before = await placementIds();
+    let release!: () => void;
+    const holdPane = new Promise<void>((r) => {
+      release = r;
+    });
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      cell: "D20",
+      holdPane,
+    });
+    // Office runs the command as soon as it is associated: the pane's module is still held back.
     await page.waitForFunction(
       () =>
         typeof (window as never as { __office: { associated: Record<string, unknown> } }).__office.associated
           .disconnectReportHere === "function",
     );
-    // With no settings yet the pane opens on its Settings form.
-    await page.getByText("Tenant URL").first().waitFor();
+    const completed = page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const office = (
+            window as never as { __office: { associated: Record<string, (e: unknown) => void> } }
+          ).__office;
+          office.associated.disconnectReportHere!({ completed: () => resolve("completed") });
+        }),
+    );
+    expect(await page.locator("#root").evaluate((root) => root.childElementCount)).toBe(0);
+    release();
+    expect(await completed).toBe("completed");
 
+    // Summary!D20 lies in Monthly Active Customers (B12:D25): that placement, and only it, is gone.
+    const after = await placementIds();
+    const gone = before.filter((p) => !after.includes(p));
+    expect(gone).toHaveLength(1);
+    expect(gone[0]).toMatch(/^102:/);
+    expect(after).toHaveLength(before.length - 1);
+    expect(after.every((p) => before.includes(p))).toBe(true);
+    await page
+      .getByText(/Disconnected Monthly Active Customers from Summary!B12:D25/)
+      .first()
+      .waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("says what to do when the add-in server does not list the tenant", async () => {
+    const { page } = await openPane({ server: bare, storage: savedSettings(sandbox.url) });
+    await page.getByText(TENANT_REFUSES_PAGE_MESSAGE).first().waitFor();
+    await page.context().close();
+  });
+
+  it("opens on Settings without settings, and the command completes there too", async () => {
+    const { page, errors } = await openPane({ server });
+    await page.getByText("Tenant URL").first().waitFor();
     const completed = await page.evaluate(
       () =>
         new Promise<string>((resolve) => {
@@ -123,42 +220,20 @@ describe("the built task pane page", () => {
         }),
     );
     expect(completed).toBe("completed");
-    const record = await page.evaluate(
-      () => (window as never as { __office: { shown: number; custom: Record<string, string> } }).__office,
-    );
-    expect(record.shown).toBeGreaterThanOrEqual(1); // the pane was brought into view for the outcome
-    // The command read where the user is, which gave the workbook its id: the one thing it keeps.
-    expect(Object.keys(record.custom)).toEqual(["ReportingPlatformWorkbookId"]);
     expect(errors).toEqual([]);
-    // The page's Content-Security-Policy allowed everything the start and the command needed.
     expect(await cspViolations(page)).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 
-  it("enforces its Content-Security-Policy: injected inline code does not run, plain HTTP is not reached", async () => {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    await serveWithOfficeStandIn(page);
-    await recordCspViolations(page);
-    await page.goto(url);
+  it("enforces its Content-Security-Policy: injected inline code does not run, plain HTTP elsewhere is not reached", async () => {
+    const { page } = await openPane({ server });
     await page.getByText("Tenant URL").first().waitFor();
-
     const outcome = await attemptInjection(page, "http://127.0.0.1:9/collect");
     expect(outcome).toEqual({ ran: undefined, fetched: false });
     const directives = (await cspViolations(page)).map((v) => v.directive);
     expect(directives).toContain("script-src-attr");
     expect(directives).toContain("script-src-elem");
     expect(directives).toContain("connect-src");
-    await context.close();
+    await page.context().close();
   });
 });
-
-/** Office.js from the CDN is the stand-in; the page's own files come from the server; nothing else. */
-async function serveWithOfficeStandIn(page: import("playwright-core").Page) {
-  await page.route("**/*", (route) => {
-    const target = route.request().url();
-    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: OFFICE_STAND_IN });
-    if (target.startsWith("https://localhost:")) return route.continue();
-    return route.abort(); // nothing else leaves the machine
-  });
-}

@@ -1,0 +1,98 @@
+/**
+ * The add-in server's routes, as a Hono app: the built pane (dist/excel), `/config.json` (which
+ * tenants the relay serves, read by the pane), and the relay. Stateless: every answer depends on
+ * the request and the start-up options only, so any number of copies can run behind a load
+ * balancer.
+ */
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { RELAY_PREFIX, relay } from "./relay.js";
+import { securityHeaders } from "./security-headers.js";
+import type { TenantList } from "./tenants.js";
+
+/** What the pane reads to learn which tenants to reach through the relay (`./config.json`). */
+export interface PaneServerConfig {
+  relay: { tenants: string[] };
+}
+
+export const PANE_CONFIG_PATH = "/config.json";
+
+export interface AddinAppOptions {
+  /** The built pane: dist/excel. */
+  distDir: string;
+  tenants: TenantList;
+  /** True when the server speaks HTTPS itself (adds HSTS). */
+  secure: boolean;
+  /** The fetch the relay uses (the runtime's by default). */
+  fetch?: typeof fetch;
+  /** One line per request: method, path, status. Never a header value, a query or a body. */
+  log?: (line: string) => void;
+}
+
+/** Vite names built files `name-<hash>.js`: those never change and may be cached for good. */
+const HASHED_ASSET = /^\/assets\/.+-[A-Za-z0-9_-]{8,}\.(js|css)$/;
+
+function isMalformed(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export function createAddinApp(options: AddinAppOptions): Hono {
+  const app = new Hono();
+  const headers = securityHeaders(options.secure);
+  const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
+
+  app.use(async (c, next) => {
+    const started = Date.now();
+    const pathname = new URL(c.req.url).pathname;
+    if (isMalformed(pathname)) {
+      c.res = c.json({ message: "The address is malformed." }, 400);
+    } else {
+      await next();
+    }
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    if (!pathname.startsWith(RELAY_PREFIX)) {
+      options.log?.(`${c.req.method} ${pathname} ${c.res.status} ${Date.now() - started}ms`);
+    }
+  });
+
+  app.all(`${RELAY_PREFIX}*`, (c) =>
+    relay(c.req.raw, {
+      tenants: options.tenants,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    }),
+  );
+
+  app.get(PANE_CONFIG_PATH, (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.json(config);
+  });
+
+  // Relative, so the pane is found behind a proxy that serves this server under a sub-path.
+  app.get("/", (c) => c.redirect("taskpane.html", 302));
+
+  app.use(
+    "*",
+    serveStatic({
+      root: options.distDir,
+      onFound(path, c) {
+        // Office caches add-in pages hard; only content-hashed files may be kept.
+        const request = new URL(c.req.url).pathname;
+        c.header(
+          "Cache-Control",
+          HASHED_ASSET.test(request) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+        if (path.endsWith(".xml")) c.header("Content-Type", "application/xml; charset=utf-8");
+      },
+    }),
+  );
+
+  app.notFound((c) => c.json({ message: `Not found: ${new URL(c.req.url).pathname}` }, 404));
+  app.onError((_error, c) => c.json({ message: "The add-in server had an internal error." }, 500));
+  return app;
+}

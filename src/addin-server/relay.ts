@@ -1,0 +1,166 @@
+/**
+ * The relay: `/relay/<host[:port]>/<path>?<query>` forwards to the listed tenant origin with that
+ * host, for a pane whose tenant accepts no calls from the add-in's page (no CORS). Web-standard
+ * Request in, Response out, so it runs on any runtime Hono runs on.
+ *
+ * What crosses: the method, path, query and body, and of the headers only Authorization,
+ * Content-Type and Accept. Nothing is sent for a host that is not listed. No redirect is followed,
+ * hop-by-hop headers and cookies are dropped both ways, and the answer is streamed through as it
+ * arrives (the agent's NDJSON is never buffered). Header values and bodies are never logged.
+ */
+import type { TenantList } from "./tenants.js";
+
+export const RELAY_PREFIX = "/relay/";
+
+/** Set on the relay's own refusals, so the pane can tell them from the tenant's answers. */
+export const RELAY_ERROR_HEADER = "X-Relay-Error";
+
+/** Request headers forwarded to the tenant; every other one stays here. */
+const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
+
+/** Response headers that describe this hop or carry state, never passed on. */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "set-cookie",
+  "set-cookie2",
+  // fetch has already decoded the body: its length and encoding no longer describe what we send.
+  "content-encoding",
+  "content-length",
+  // No redirect is followed, here or (through a Location) by the pane's browser.
+  "location",
+  // The add-in server sets its own security headers on every answer.
+  "content-security-policy",
+  "strict-transport-security",
+]);
+
+const RELAYED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** Bodies above this are refused (413): the service's own limit is 1 MB. */
+export const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
+
+export interface RelayOptions {
+  tenants: TenantList;
+  /** The fetch used to reach tenants (the runtime's own by default). */
+  fetch?: typeof fetch;
+  /** One line per relayed request: method, tenant host, path, status. No header value, no body. */
+  log?: (line: string) => void;
+}
+
+function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify({ error: code, message }), {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      [RELAY_ERROR_HEADER]: code,
+      ...headers,
+    },
+  });
+}
+
+/** Splits the raw (still percent-encoded) path `/relay/<host[:port]>/<rest>`. */
+function relayTarget(pathname: string): { hostAndPort: string; path: string } | null {
+  if (!pathname.startsWith(RELAY_PREFIX)) return null;
+  const rest = pathname.slice(RELAY_PREFIX.length);
+  const slash = rest.indexOf("/");
+  const hostAndPort = (slash < 0 ? rest : rest.slice(0, slash)).toLowerCase();
+  if (!hostAndPort) return null;
+  return { hostAndPort, path: slash < 0 ? "/" : rest.slice(slash) };
+}
+
+async function readBody(request: Request): Promise<ArrayBuffer | "too-large"> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > MAX_RELAY_BODY_BYTES) return "too-large";
+  const body = await request.arrayBuffer();
+  return body.byteLength > MAX_RELAY_BODY_BYTES ? "too-large" : body;
+}
+
+function passedHeaders(upstream: Headers): Headers {
+  const named = new Set(
+    (upstream.get("connection") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const out = new Headers();
+  upstream.forEach((value, name) => {
+    const lower = name.toLowerCase();
+    if (DROPPED_RESPONSE_HEADERS.has(lower) || named.has(lower) || lower.startsWith("access-control-"))
+      return;
+    out.append(name, value);
+  });
+  return out;
+}
+
+/** Answers one relay request (the caller checked that the path starts with RELAY_PREFIX). */
+export async function relay(request: Request, options: RelayOptions): Promise<Response> {
+  const url = new URL(request.url);
+  const target = relayTarget(url.pathname);
+  if (!target) {
+    return refusal(400, "bad-relay-path", "A relay path is /relay/<tenant host[:port]>/<path>.");
+  }
+  const origin = options.tenants.lookup(target.hostAndPort);
+  if (!origin) {
+    // Nothing is sent: the relay reaches only the tenants its admin listed.
+    options.log?.(`${request.method} ${RELAY_PREFIX}${target.hostAndPort} 403 not listed`);
+    return refusal(
+      403,
+      "tenant-not-listed",
+      `The add-in server does not relay to ${target.hostAndPort}: ask your admin to list it on the add-in server.`,
+    );
+  }
+  const method = request.method.toUpperCase();
+  if (!RELAYED_METHODS.has(method)) {
+    return refusal(405, "method-not-relayed", `${method} is not relayed.`, {
+      Allow: [...RELAYED_METHODS].join(", "),
+    });
+  }
+
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  let body: ArrayBuffer | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    const read = await readBody(request);
+    if (read === "too-large")
+      return refusal(413, "body-too-large", "The request body is too large to relay.");
+    body = read;
+  }
+
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const destination = `${origin}${target.path}${url.search}`;
+  let upstream: Response;
+  try {
+    upstream = await fetchFn(destination, {
+      method,
+      headers,
+      ...(body ? { body } : {}),
+      redirect: "manual",
+      signal: request.signal,
+    });
+  } catch {
+    options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path} unreachable`);
+    return refusal(
+      502,
+      "tenant-unreachable",
+      `The add-in server could not reach ${origin}. Try again later.`,
+    );
+  }
+  options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path} ${upstream.status}`);
+  const nullBody = method === "HEAD" || [101, 204, 205, 304].includes(upstream.status);
+  return new Response(nullBody ? null : upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: passedHeaders(upstream.headers),
+  });
+}

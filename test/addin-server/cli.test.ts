@@ -1,0 +1,194 @@
+/**
+ * `npm run serve` as an admin runs it: one URL line on stdout, the built pane with its security
+ * headers, the tenant list from flags and TENANT_ORIGINS, HTTPS with a certificate, a malformed
+ * address answered 400 without a crash, clean stops and clear refusals of bad arguments.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devCertificate } from "../../src/addin-server/dev-certs.js";
+import { OFFICE_FRAME_ANCESTORS } from "../../src/addin-server/security-headers.js";
+import { type SpawnedSandbox, spawnSandbox } from "../sandbox/spawn-sandbox.js";
+import { runAddinServer, type SpawnedAddinServer, spawnAddinServer } from "./spawn-addin-server.js";
+
+let sandbox: SpawnedSandbox;
+let server: SpawnedAddinServer;
+
+beforeAll(async () => {
+  sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
+  server = await spawnAddinServer(["--port", "0", "--tenant", sandbox.url], {
+    TENANT_ORIGINS: "https://tenant-a.example.com, https://tenant-b.example.com:8443",
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await sandbox?.stop();
+});
+
+/** Raw GET with the path exactly as given (fetch would normalise it). */
+async function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  const { request: httpRequest } = await import("node:http");
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: "GET" }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("npm run serve", () => {
+  it("prints exactly one line on stdout, its base URL on 127.0.0.1, and listens there only", async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stdout()).toBe(`${server.url}\n`);
+    const port = Number(new URL(server.url).port);
+    await expect(fetch(`http://[::1]:${port}/taskpane.html`)).rejects.toThrow();
+  });
+
+  it("serves the built pane, its manifest and icons, with the security headers on every answer", async () => {
+    const page = await fetch(`${server.url}/taskpane.html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await page.text()).toContain("https://appsforoffice.microsoft.com/lib/1/hosted/office.js");
+    const manifest = await fetch(`${server.url}/manifest.xml`);
+    expect(manifest.headers.get("content-type")).toMatch(/^application\/xml/);
+    const icon = await fetch(`${server.url}/assets/icon-80.png`);
+    expect(icon.headers.get("content-type")).toBe("image/png");
+    for (const answer of [page, manifest, icon, await fetch(`${server.url}/nowhere.html`)]) {
+      const csp = answer.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self' https://appsforoffice.microsoft.com");
+      expect(csp).toContain(`frame-ancestors ${OFFICE_FRAME_ANCESTORS.join(" ")}`);
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+      // HSTS only means something over HTTPS.
+      expect(answer.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+
+  it("tells the pane which tenants it relays to, from --tenant and TENANT_ORIGINS", async () => {
+    const config = await (await fetch(`${server.url}/config.json`)).json();
+    expect(config).toEqual({
+      relay: { tenants: [sandbox.url, "https://tenant-a.example.com", "https://tenant-b.example.com:8443"] },
+    });
+  });
+
+  it("answers a malformed address with 400 and keeps serving; nothing outside dist/excel is served", async () => {
+    expect((await rawGet(server.url, "/%E0%A4%A")).status).toBe(400);
+    expect((await rawGet(server.url, "/relay/%E0%A4%A/x")).status).toBe(400);
+    expect((await rawGet(server.url, "/../package.json")).status).toBe(404);
+    const root = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect([root.status, root.headers.get("location")]).toEqual([302, "taskpane.html"]);
+    expect((await rawGet(server.url, "/%2e%2e/%2e%2e/package.json")).status).toBe(404);
+    expect((await fetch(`${server.url}/taskpane.html`)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it("relays to a listed tenant that accepts no browser calls", async () => {
+    const host = new URL(sandbox.url).host;
+    const answer = await fetch(`${server.url}/relay/${host}/api/v1/deployments`, {
+      headers: { Authorization: "Bearer sk-demo-all-7f3a9c2e" },
+    });
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).items).toHaveLength(2);
+    // The request log names the path, never the key.
+    expect(server.stderr()).not.toContain("sk-demo-all-7f3a9c2e");
+  });
+
+  it("npm run -s serve prints the same one line and can be scripted", async () => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(
+      "npm",
+      ["run", "-s", "serve", "--", "--port", "0", "--quiet", "--tenant", sandbox.url],
+      {
+        cwd: resolve(import.meta.dirname, "../.."),
+        stdio: ["ignore", "pipe", "ignore"],
+        detached: true,
+      },
+    );
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((done) =>
+      child.stdout.on("data", (c: string) => {
+        stdout += c;
+        if (stdout.includes("\n")) done();
+      }),
+    );
+    const url = stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/config.json`)).status).toBe(200);
+    // npm runs the server in a child of its own: stop the group it leads.
+    const exited = new Promise((done) => child.once("exit", done));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+    expect(stdout).toBe(`${url}\n`);
+  });
+
+  it("stops cleanly on SIGINT", async () => {
+    const other = await spawnAddinServer(["--port", "0", "--quiet"]);
+    expect(await other.stop("SIGINT")).toBe(0);
+  });
+
+  it("refuses bad arguments with status 2 and a message naming them", async () => {
+    const plainHttp = await runAddinServer(["--port", "0", "--tenant", "http://tenant.example.com"]);
+    expect(plainHttp.status).toBe(2);
+    expect(plainHttp.stderr).toContain('Tenant "http://tenant.example.com" must use https://');
+    expect(plainHttp.stdout).toBe("");
+    const withPath = await runAddinServer(["--port", "0"], { TENANT_ORIGINS: "https://t.example.com/api" });
+    expect(withPath.status).toBe(2);
+    expect(withPath.stderr).toContain("must be an origin only");
+    expect((await runAddinServer(["--port", "70000"])).status).toBe(2);
+    expect((await runAddinServer(["--cert", "a.pem"])).status).toBe(2);
+    expect((await runAddinServer(["--frobnicate"])).stderr).toContain('Unknown argument "--frobnicate"');
+  });
+});
+
+describe("npm run serve over HTTPS", () => {
+  let dir: string;
+  let secure: SpawnedAddinServer;
+  let ca: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "addin-certs-"));
+    const cert = await devCertificate(dir);
+    expect(cert.generated).toBe(true);
+    ca = readFileSync(cert.caFile, "utf8");
+    secure = await spawnAddinServer([
+      "--port",
+      "0",
+      "--quiet",
+      "--cert",
+      join(dir, "localhost.crt"),
+      "--key",
+      join(dir, "localhost.key"),
+    ]);
+  });
+  afterAll(async () => {
+    await secure?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the pane with a certificate the office-addin-dev-certs authority vouches for, with HSTS", async () => {
+    expect(secure.url).toMatch(/^https:\/\/localhost:\d+$/);
+    const url = new URL(`${secure.url}/taskpane.html`);
+    const answer = await new Promise<{ status: number; hsts: string | undefined }>((resolve, reject) => {
+      const req = request(
+        { host: "127.0.0.1", servername: "localhost", port: url.port, path: url.pathname, ca },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, hsts: res.headers["strict-transport-security"] as string });
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer).toEqual({ status: 200, hsts: "max-age=31536000" });
+  });
+
+  it("reuses a certificate that is still valid", async () => {
+    expect((await devCertificate(dir)).generated).toBe(false);
+  });
+});

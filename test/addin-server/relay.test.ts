@@ -1,0 +1,251 @@
+/**
+ * The relay, against a recording upstream over real sockets: exactly what crosses (method, path,
+ * query, body, Authorization, Content-Type, Accept), nothing for a host not listed, no redirect
+ * followed, hop-by-hop headers and cookies dropped, the answer streamed as it arrives, and nothing
+ * secret in the log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
+import { parseTenantList, TenantListError } from "../../src/addin-server/tenants.js";
+
+const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "dist/excel");
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+let upstream: Server;
+let upstreamHost: string;
+let received: Received[] = [];
+let releaseStream: () => void = () => {};
+let streamClosed: Promise<void> = Promise.resolve();
+let server: RunningAddinServer;
+const logs: string[] = [];
+
+function answer(req: IncomingMessage, res: ServerResponse, body: string) {
+  const path = new URL(req.url ?? "/", "http://x").pathname;
+  if (path === "/redirect") {
+    res.writeHead(302, { Location: "/elsewhere" }).end();
+  } else if (path === "/cookies") {
+    res.writeHead(200, {
+      "Content-Type": "application/json",
+      "Set-Cookie": "session=abc; HttpOnly",
+      "Keep-Alive": "timeout=77",
+      Connection: "keep-alive, X-Hop",
+      "X-Hop": "only for this hop",
+      "Retry-After": "3",
+      "Access-Control-Allow-Origin": "*",
+    });
+    res.end("{}");
+  } else if (path === "/stream") {
+    res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+    streamClosed = new Promise((resolve) => res.on("close", () => resolve()));
+    res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
+    // The rest only once the test has read the first line through the relay.
+    releaseStream = () => res.end(`${JSON.stringify({ id: "__usage__" })}\n`);
+  } else {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ echoed: body.length }));
+  }
+}
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      answer(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  upstreamHost = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  server = await startAddinServer({
+    distDir: DIST,
+    port: 0,
+    tenants: parseTenantList([`http://${upstreamHost}`]),
+    log: (line) => logs.push(line),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  upstream.closeAllConnections();
+  await new Promise((r) => upstream.close(r));
+});
+beforeEach(() => {
+  received = [];
+});
+
+describe("the relay", () => {
+  it("forwards method, path, query, body, Authorization, Content-Type and Accept, and nothing else", async () => {
+    const body = JSON.stringify({ sheetName: "Sales", anchorCell: "B2" });
+    const res = await fetch(
+      `${server.url}/relay/${upstreamHost}/api/v1/deployments/1/reports/7/connect-workbook?x=1&y=%20z`,
+      {
+        method: "DELETE",
+        headers: {
+          Authorization: "Bearer sk-secret-123",
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          Cookie: "session=from-the-page",
+          "X-Custom": "private",
+          "X-Forwarded-For": "10.0.0.1",
+          Referer: "https://addin.example.com/taskpane.html",
+        },
+        body,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(received).toHaveLength(1);
+    const got = received[0]!;
+    expect(got.method).toBe("DELETE");
+    expect(got.url).toBe("/api/v1/deployments/1/reports/7/connect-workbook?x=1&y=%20z");
+    expect(got.body).toBe(body);
+    expect(got.headers.authorization).toBe("Bearer sk-secret-123");
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.headers.accept).toBe("application/json");
+    for (const name of ["cookie", "x-custom", "x-forwarded-for", "referer", "origin"]) {
+      expect(got.headers[name]).toBeUndefined();
+    }
+  });
+
+  it("refuses a host that is not listed with a 403 JSON error and sends nothing", async () => {
+    const res = await fetch(`${server.url}/relay/evil.example.com/api/v1/deployments`, {
+      headers: { Authorization: "Bearer sk-secret-123" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("x-relay-error")).toBe("tenant-not-listed");
+    expect(await res.json()).toMatchObject({
+      error: "tenant-not-listed",
+      message: expect.stringContaining("evil.example.com"),
+    });
+    // Another port on the listed host is another origin: not listed either.
+    expect((await fetch(`${server.url}/relay/127.0.0.1:9/api`)).status).toBe(403);
+    expect(received).toEqual([]);
+    // The admin sees the refusal in the log, with the host it named and without the key.
+    expect(logs.join("\n")).toContain("GET /relay/evil.example.com 403 not listed");
+  });
+
+  it("follows no redirect: the 3xx comes back without its Location, and its target is never asked", async () => {
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/redirect`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBeNull();
+    expect(received.map((r) => r.url)).toEqual(["/redirect"]);
+  });
+
+  it("drops cookies, hop-by-hop headers and CORS headers of the answer, keeps the rest", async () => {
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/cookies`);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    // The add-in server may keep its own connection alive; the tenant's hop header is not passed on.
+    expect(res.headers.get("keep-alive")).not.toBe("timeout=77");
+    expect(res.headers.get("x-hop")).toBeNull();
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("retry-after")).toBe("3");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("streams the answer: the first NDJSON line arrives before the tenant has finished", async () => {
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/stream`, { method: "POST", body: "{}" });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended before its first line");
+      text += decoder.decode(value, { stream: true });
+    }
+    // The tenant is still holding the rest: this line came through before the stream ended.
+    expect(JSON.parse(text.split("\n")[0]!)).toEqual({ id: "__cutoff__" });
+    releaseStream();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(["__cutoff__", "__usage__"]);
+  });
+
+  it("closes the tenant's stream when the pane goes away (Stop, a closed pane)", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/stream`, {
+      method: "POST",
+      body: "{}",
+      signal: controller.signal,
+    });
+    await res.body!.getReader().read();
+    controller.abort();
+    // Resolves only when the tenant's side of the stream has closed.
+    await streamClosed;
+  });
+
+  it("logs method, host and path only: never a header value, a query or a body", async () => {
+    await fetch(`${server.url}/relay/${upstreamHost}/api/v1/x?token=query-secret`, {
+      method: "POST",
+      headers: { Authorization: "Api-Key ak-secret-456", "Content-Type": "application/json" },
+      body: JSON.stringify({ input: "body-secret" }),
+    });
+    const text = logs.join("\n");
+    expect(text).toContain(`POST /relay/${upstreamHost}/api/v1/x 200`);
+    for (const secret of ["ak-secret-456", "sk-secret-123", "query-secret", "body-secret"]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it("answers 502 when the listed tenant cannot be reached", async () => {
+    const closed = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList(["http://127.0.0.1:9"]),
+    });
+    try {
+      const res = await fetch(`${closed.url}/relay/127.0.0.1:9/api/v1/deployments`);
+      expect(res.status).toBe(502);
+      expect(res.headers.get("x-relay-error")).toBe("tenant-unreachable");
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe("the tenant list", () => {
+  it("takes https origins and explicitly listed loopback http, matches host and port exactly", () => {
+    const list = parseTenantList([
+      "https://Tenant.Example.com",
+      "http://127.0.0.1:4010",
+      "https://b.example.com:8443",
+    ]);
+    expect(list.origins).toEqual([
+      "https://tenant.example.com",
+      "http://127.0.0.1:4010",
+      "https://b.example.com:8443",
+    ]);
+    expect(list.lookup("tenant.example.com")).toBe("https://tenant.example.com");
+    expect(list.lookup("tenant.example.com:443")).toBe("https://tenant.example.com");
+    expect(list.lookup("127.0.0.1:4010")).toBe("http://127.0.0.1:4010");
+    expect(list.lookup("b.example.com")).toBeNull();
+    expect(list.lookup("tenant.example.com.evil.com")).toBeNull();
+    expect(list.lookup("tenant.example.com@evil.com")).toBeNull();
+  });
+
+  it("refuses plain http to a host that is not loopback, paths, and credentials", () => {
+    expect(() => parseTenantList(["http://tenant.example.com"])).toThrow(TenantListError);
+    expect(() => parseTenantList(["https://tenant.example.com/api"])).toThrow(/origin only/);
+    expect(() => parseTenantList(["https://user:pw@tenant.example.com"])).toThrow(/origin only/);
+    expect(() => parseTenantList(["ftp://tenant.example.com"])).toThrow(TenantListError);
+    expect(() => parseTenantList(["not a url"])).toThrow(/not a URL/);
+  });
+});
