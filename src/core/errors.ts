@@ -138,7 +138,7 @@ function withDetail(text: string, detail: string | null): string {
  * repeat the request (the browser strips `Authorization` from a GET redirected to another origin).
  */
 export function redirectNotFollowed(status: number, location: string | null): PlatformError {
-  const where = location ? `to ${location.slice(0, 200)}` : "to an address the browser does not reveal";
+  const where = location ? `to ${location.slice(0, 200)}` : "to an address not shown to the add-in";
   return new PlatformError(
     "bad-request",
     `The service answered with a redirect (${status || "3xx"}) ${where}. The add-in does not follow it for this request, so nothing was sent there. Check the URLs in Settings.`,
