@@ -16,7 +16,16 @@ import {
   Textarea,
   tokens,
 } from "@fluentui/react-components";
-import { type FormEvent, lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  lazy,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { type ChatMessage, conversationId, finalAnswer, isControlMessage } from "../src/core/chat.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
@@ -396,6 +405,9 @@ function TurnSteps({ turn }: { turn: Turn }) {
 
 function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): void }) {
   const styles = useStyles();
+  // A long answer renders from a deferred value, so typing and clicks go first (React yields between
+  // its blocks); the status reads "done" only once what is shown is the whole answer.
+  const shown = useDeferredValue(turn.answer);
   if (turn.status === "error") {
     const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
     return (
@@ -411,9 +423,10 @@ function TurnAnswer({ turn, onOpenSettings }: { turn: Turn; onOpenSettings(): vo
       </MessageBar>
     );
   }
-  const text = turn.answer;
+  const text = shown;
+  const status = shown === turn.answer ? turn.status : "streaming";
   return (
-    <div className={mergeClasses(styles.answer)} data-answer-status={turn.status}>
+    <div className={mergeClasses(styles.answer)} data-answer-status={status}>
       {text ? (
         <Suspense fallback={<div>{text}</div>}>
           <SafeMarkdown text={text} />

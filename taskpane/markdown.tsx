@@ -4,7 +4,7 @@
  * images are not loaded (an answer must not make the pane fetch from anywhere).
  */
 import { Link, makeStyles, tokens } from "@fluentui/react-components";
-import { type ComponentProps, memo, type ReactNode, useDeferredValue, useMemo } from "react";
+import { type ComponentProps, memo, type ReactNode, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 
@@ -154,14 +154,13 @@ export function splitMarkdownBlocks(text: string, blockChars = BLOCK_CHARS): str
 }
 
 /**
- * Renders an answer whole, without holding the pane: a long answer renders as separate blocks
- * (React yields to typing and clicks between them: the text is a deferred value), and while it
+ * Renders an answer whole, without holding the pane: a long answer renders as separate blocks (given
+ * a deferred value, as the chat does, React yields to typing and clicks between them), and while it
  * streams only its last block is parsed again.
  */
 export function SafeMarkdown({ text }: { text: string }) {
   const styles = useStyles();
-  const deferred = useDeferredValue(text);
-  const blocks = useMemo(() => splitMarkdownBlocks(deferred), [deferred]);
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   return (
     <div className={styles.root}>
       {blocks.map((block, i) => (
