@@ -16,7 +16,16 @@ import {
   Textarea,
   tokens,
 } from "@fluentui/react-components";
-import { type FormEvent, lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  lazy,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { type ChatMessage, conversationId, finalAnswer, isControlMessage } from "../src/core/chat.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
@@ -40,6 +49,8 @@ interface Turn {
   status: "streaming" | "done" | "stopped" | "error";
   error: string | null;
   errorKind: string | null;
+  /** Why the answer may not be whole (the core's note), shown beside it; null when it is whole. */
+  incomplete: string | null;
 }
 
 const useStyles = makeStyles({
@@ -91,6 +102,7 @@ const useStyles = makeStyles({
   composer: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
   actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
   grow: { flexGrow: 1 },
+  incomplete: { marginTop: tokens.spacingVerticalS },
 });
 
 function identityFromSettings(settings: PublicSettings): AgentIdentityValue {
@@ -193,7 +205,16 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     setStreaming(true);
     setTurns((list) => [
       ...list,
-      { id, question: input, steps: [], answer: null, status: "streaming", error: null, errorKind: null },
+      {
+        id,
+        question: input,
+        steps: [],
+        answer: null,
+        status: "streaming",
+        error: null,
+        errorKind: null,
+        incomplete: null,
+      },
     ]);
     const attributes = rowsToAttributes(identity.attributes);
     const sessionSettings = {
@@ -218,6 +239,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         steps: progressSteps(result.messages).map((s) => ({ ...s, running: false })),
         answer: result.answer ?? finalAnswer(result.messages),
         status: "done",
+        incomplete: result.incomplete?.message ?? null,
       });
     } catch (error) {
       if (!mounted.current) return;
@@ -289,7 +311,9 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
               className={styles.conversation}
               ref={i === turns.length - 1 ? lastTurnRef : undefined}
             >
-              <div className={styles.question}>{turn.question}</div>
+              <div className={styles.question} dir="auto">
+                {turn.question}
+              </div>
               <TurnSteps turn={turn} />
               <TurnAnswer
                 turn={turn}
@@ -394,6 +418,9 @@ function TurnAnswer({
   onOpenSettings(): void;
 }) {
   const styles = useStyles();
+  // A long answer renders from a deferred value, so typing and clicks go first (React yields between
+  // its blocks); the status reads "done" only once what is shown is the whole answer.
+  const shown = useDeferredValue(turn.answer);
   if (turn.status === "error") {
     const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
     return (
@@ -409,9 +436,10 @@ function TurnAnswer({
       </MessageBar>
     );
   }
-  const text = turn.answer;
+  const text = shown;
+  const status = shown === turn.answer ? turn.status : "streaming";
   return (
-    <div className={mergeClasses(styles.answer)} data-answer-status={turn.status}>
+    <div className={mergeClasses(styles.answer)} data-answer-status={status}>
       {text ? (
         <Suspense fallback={<div>{text}</div>}>
           <SafeMarkdown text={text} />
@@ -435,6 +463,11 @@ function TurnAnswer({
             ? "Stopped. The answer will not be shown, even if the agent finishes it."
             : "Stopped."}
         </Caption1>
+      ) : null}
+      {turn.status === "done" && turn.incomplete ? (
+        <MessageBar intent="warning" layout="multiline" className={styles.incomplete}>
+          <MessageBarBody>{turn.incomplete}</MessageBarBody>
+        </MessageBar>
       ) : null}
     </div>
   );

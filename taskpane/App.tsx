@@ -21,9 +21,10 @@ import {
   useId,
 } from "@fluentui/react-components";
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from "react";
+import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import { describePlacement } from "../src/core/placements.js";
-import type { PlacedReport } from "../src/core/workbook.js";
+import { type PlacedReport, reportName } from "../src/core/workbook.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage } from "./errorMessage.js";
@@ -169,14 +170,14 @@ function Pane({ host }: { host: SpreadsheetHost }) {
     [state.disconnectPlacement],
   );
 
-  const workbookName = state.context?.workbookName || "Reporting Platform";
+  const workbookName = revealInvisible(state.context?.workbookName || "Reporting Platform");
 
   return (
     <div className={styles.root}>
       <header className={styles.header}>
         <div className={styles.titleBlock}>
           <h1 className={styles.title} title={workbookName}>
-            {workbookName}
+            <bdi>{workbookName}</bdi>
           </h1>
           <Caption1 className={styles.subtitle}>Reporting Platform · {host.label}</Caption1>
         </div>
@@ -346,7 +347,7 @@ function PaneBody({ state, onSelect, onDisconnectPlacement, children }: PaneBody
 
 function cellText(context: ActiveContext): string {
   return formatLocation({
-    sheetName: context.sheetName,
+    sheetName: revealInvisible(context.sheetName),
     start: normalizeCell(context.cell) ?? context.cell,
     end: null,
   });
@@ -366,17 +367,17 @@ function CurrentCell({ state }: { state: PaneState }) {
         <div className={styles.cellLine}>
           <Caption1 className={styles.cellLabel}>Active cell</Caption1>
           <Text className={styles.cellValue} data-testid="active-cell">
-            {context ? cellText(context) : "–"}
+            <bdi>{context ? cellText(context) : "–"}</bdi>
           </Text>
         </div>
         {current ? (
           <div className={styles.currentLine}>
             <div className={styles.currentText}>
-              <Text weight="semibold" className={styles.ellipsis} title={current.report.name}>
-                {current.report.name}
+              <Text weight="semibold" className={styles.ellipsis} title={reportName(current.report)}>
+                <bdi>{reportName(current.report)}</bdi>
               </Text>
               <Caption1 id={hintId} className={styles.ellipsis}>
-                Placed at {describePlacement(current)}
+                Placed at <bdi>{describePlacement(current)}</bdi>
               </Caption1>
             </div>
             <SyncBadge status={current.syncStatus} />

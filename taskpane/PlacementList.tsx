@@ -14,6 +14,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { lazy, memo, Suspense, useEffect, useMemo, useState } from "react";
+import { revealInvisible } from "../src/core/display.js";
 import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
 import {
   type GroupedPlacement,
@@ -23,6 +24,7 @@ import {
   placementsElsewhereByReport,
   relativeTime,
   reportKey,
+  reportName,
   sheetNoteText,
   syncStatusLabel,
 } from "../src/core/workbook.js";
@@ -190,9 +192,10 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   return (
     <div className={styles.groups}>
       {groups.map((group) => (
-        <section key={group.sheetName} aria-label={`Sheet ${group.sheetName}`}>
-          <h3 className={styles.groupHeading} title={group.sheetName}>
-            {group.sheetName}
+        <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
+          {/* Names come from the workbook and the service: isolated, hidden characters shown. */}
+          <h3 className={styles.groupHeading} title={revealInvisible(group.sheetName)}>
+            <bdi>{revealInvisible(group.sheetName)}</bdi>
           </h3>
           <ul className={styles.list}>
             {group.placements.map((item) => (
@@ -237,7 +240,7 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect } = props;
   const styles = useStyles();
   const p = item.placement;
-  const name = p.report.name;
+  const name = reportName(p.report);
   // The sheet's name as it is now: a renamed sheet shows its new name (the note says the old one).
   const where = describePlacement(p, sheetName);
   const refreshed = relativeTime(p.refreshedAt);
@@ -245,7 +248,6 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const select = () => {
     if (range) onSelect({ sheetId, sheetName, range });
   };
-  const meta = refreshed ? `${where} · refreshed ${refreshed}` : where;
   const [menuOpen, setMenuOpen] = useState(false);
   const actionsLabel = `Actions for ${name} at ${where}`;
 
@@ -263,10 +265,15 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
           title={`${name} at ${where}: select it in the workbook`}
         >
           <span className={styles.nameLine}>
-            <Text className={styles.name}>{name}</Text>
+            <Text className={styles.name}>
+              <bdi>{name}</bdi>
+            </Text>
             <SyncBadge className={styles.badge} status={p.syncStatus} />
           </span>
-          <Caption1 className={styles.meta}>{meta}</Caption1>
+          <Caption1 className={styles.meta} dir="auto">
+            <bdi>{where}</bdi>
+            {refreshed ? ` · refreshed ${refreshed}` : ""}
+          </Caption1>
         </button>
         <Suspense
           fallback={
@@ -303,10 +310,15 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
         <ul className={styles.elsewhere} aria-label={`${name} in other workbooks`}>
           {otherWorkbooks.map((o) => {
             const host = placementHostLabel(o.host);
-            const text = `${o.workbookName || o.workbookId}${host ? ` (${host})` : ""} · ${describePlacement(o)}`;
+            const workbook = revealInvisible(o.workbookName || o.workbookId);
+            const where = describePlacement(o);
+            const text = `${workbook}${host ? ` (${host})` : ""} · ${where}`;
             return (
               <li key={o.key} className={styles.elsewhereItem} title={text}>
-                <Caption1>Also in {text}</Caption1>
+                <Caption1>
+                  Also in <bdi>{workbook}</bdi>
+                  {host ? ` (${host})` : ""} · <bdi>{where}</bdi>
+                </Caption1>
               </li>
             );
           })}

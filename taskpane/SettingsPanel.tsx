@@ -6,9 +6,11 @@
 import {
   Button,
   Caption1,
+  Checkbox,
   Dropdown,
   Field,
   Input,
+  type InputProps,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -18,11 +20,21 @@ import {
   Subtitle2,
   tokens,
 } from "@fluentui/react-components";
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import {
+  type ElementType,
+  type FormEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
 import type { Deployment } from "../src/core/schema.js";
+import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorMessage } from "./errorMessage.js";
+import { errorKind, errorMessage } from "./errorMessage.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -68,13 +80,17 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
   const styles = useStyles();
   const headingId = useId();
   const [tenantUrl, setTenantUrl] = useState(settings?.tenantUrl ?? "");
-  const [apiKey, setApiKey] = useState("");
+  // Secrets are read from their fields on save, never kept in state: a controlled input's value
+  // is mirrored into its `value` attribute, where the DOM (and anything reading it) would see it.
+  const apiKeyRef = useRef<HTMLInputElement>(null);
+  const agentApiKeyRef = useRef<HTMLInputElement>(null);
+  const scimTokenRef = useRef<HTMLInputElement>(null);
   const [deploymentId, setDeploymentId] = useState<number | null>(settings?.deploymentId ?? null);
   const [chatUrl, setChatUrl] = useState(settings?.chatUrl ?? "");
-  const [agentApiKey, setAgentApiKey] = useState("");
+  const [trustChatUrl, setTrustChatUrl] = useState(settings?.chatUrlConfirmed ?? false);
   const [externalId, setExternalId] = useState(settings?.externalId ?? "");
   const [email, setEmail] = useState(settings?.email ?? "");
-  const [scimToken, setScimToken] = useState("");
+  const [notice, setNotice] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -118,11 +134,22 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     return Object.keys(errors).length === 0;
   };
 
+  // A chat URL off the tenant's registrable domain (or with no tenant to compare) needs the user's
+  // explicit trust before the agent key may be sent there. The host judges (with the Public Suffix
+  // List, which the pane does not load): its refusal, or a confirmation already stored, shows the
+  // choice.
+  const [chatRefused, setChatRefused] = useState(false);
+  const chatHost = hostOf(chatUrl);
+  const chatNeedsTrust =
+    chatHost !== null &&
+    (chatRefused || (settings?.chatUrlConfirmed === true && chatUrl === settings.chatUrl));
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
     setSaved(false);
     setSaveError(null);
+    setNotice(null);
     if (!validate()) return;
     const patch: SettingsPatch = {
       tenantUrl: tenantUrl.trim(),
@@ -131,16 +158,22 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       externalId: externalId.trim(),
       email: email.trim(),
     };
+    if (chatNeedsTrust) patch.confirmChatUrl = trustChatUrl;
     // An empty secret field keeps the stored secret.
-    if (apiKey.trim() !== "") patch.apiKey = apiKey.trim();
-    if (agentApiKey.trim() !== "") patch.agentApiKey = agentApiKey.trim();
-    if (scimToken.trim() !== "") patch.scimToken = scimToken.trim();
+    const apiKey = secretOf(apiKeyRef);
+    const agentApiKey = secretOf(agentApiKeyRef);
+    const scimToken = secretOf(scimTokenRef);
+    if (apiKey !== "") patch.apiKey = apiKey;
+    if (agentApiKey !== "") patch.agentApiKey = agentApiKey;
+    if (scimToken !== "") patch.scimToken = scimToken;
     setSaving(true);
     try {
       const next = await host.platform.saveSettings(patch);
-      setApiKey("");
-      setAgentApiKey("");
-      setScimToken("");
+      for (const field of [apiKeyRef, agentApiKeyRef, scimTokenRef]) {
+        if (field.current) field.current.value = "";
+      }
+      setNotice(secretsClearedNotice(settings, next));
+      setTrustChatUrl(next.chatUrlConfirmed);
       setTenantUrl(next.tenantUrl);
       setChatUrl(next.chatUrl);
       setExternalId(next.externalId);
@@ -151,6 +184,9 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     } catch (error) {
       const message = errorMessage(error);
       setSaveError(message);
+      if (errorKind(error) === "insecure-url" && /agent chat URL .*confirm/i.test(message)) {
+        setChatRefused(true);
+      }
       // The core's messages name the field they are about.
       if (/tenant URL/i.test(message)) setFieldErrors({ tenantUrl: message });
       else if (/chat URL/i.test(message)) setFieldErrors({ chatUrl: message });
@@ -201,7 +237,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
           />
         </Field>
         <Field label="API key" hint={settings?.apiKeySet ? "A key is set." : undefined}>
-          <SecretInput value={apiKey} onChange={setApiKey} placeholder={secretHint(settings?.apiKeySet)} />
+          <SecretInput inputRef={apiKeyRef} placeholder={secretHint(settings?.apiKeySet)} />
         </Field>
         <Field
           label="Deployment"
@@ -243,12 +279,19 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         >
           <Input type="url" value={chatUrl} onChange={(_, d) => setChatUrl(d.value)} spellCheck={false} />
         </Field>
-        <Field label="Agent API key" hint={settings?.agentApiKeySet ? "A key is set." : undefined}>
-          <SecretInput
-            value={agentApiKey}
-            onChange={setAgentApiKey}
-            placeholder={secretHint(settings?.agentApiKeySet)}
+        {chatNeedsTrust ? (
+          <Checkbox
+            checked={trustChatUrl}
+            onChange={(_, d) => setTrustChatUrl(d.checked === true)}
+            label={
+              tenantUrl.trim()
+                ? `${chatHost} is not on the tenant's domain. I trust it: send the agent API key there.`
+                : `No tenant URL to check ${chatHost} against. I trust it: send the agent API key there.`
+            }
           />
+        ) : null}
+        <Field label="Agent API key" hint={settings?.agentApiKeySet ? "A key is set." : undefined}>
+          <SecretInput inputRef={agentApiKeyRef} placeholder={secretHint(settings?.agentApiKeySet)} />
         </Field>
         <Field label="External ID" hint="The identity the agent answers for.">
           <Input value={externalId} onChange={(_, d) => setExternalId(d.value)} spellCheck={false} />
@@ -265,8 +308,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
           }
         >
           <SecretInput
-            value={scimToken}
-            onChange={setScimToken}
+            inputRef={scimTokenRef}
             placeholder={settings?.scimTokenSet ? "A token is set (leave empty to keep it)" : "Not set"}
           />
         </Field>
@@ -275,6 +317,11 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       {saveError ? (
         <MessageBar intent="error">
           <MessageBarBody>{saveError}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {notice ? (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>{notice}</MessageBarBody>
         </MessageBar>
       ) : null}
       {saved && !saveError ? (
@@ -309,15 +356,42 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
   );
 }
 
-/** A write-only secret: never filled back, never offered to the browser's autofill. */
-function SecretInput(props: { value: string; onChange(value: string): void; placeholder: string }) {
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).host || null;
+  } catch {
+    return null;
+  }
+}
+
+function secretOf(ref: RefObject<HTMLInputElement | null>): string {
+  return ref.current?.value.trim() ?? "";
+}
+
+/**
+ * A write-only secret: never filled back, never offered to the browser's autofill, and
+ * uncontrolled. Fluent's Input always hands its `<input>` a `value`, which React mirrors into the
+ * `value` attribute; the render function drops it, so what is typed lives only in the field's
+ * value property and is read on save.
+ */
+function SecretInput(props: { inputRef: RefObject<HTMLInputElement | null>; placeholder: string }) {
   return (
     <Input
       type="password"
-      value={props.value}
-      onChange={(_, d) => props.onChange(d.value)}
       placeholder={props.placeholder}
       autoComplete="off"
+      input={uncontrolledInputSlot(props.inputRef)}
     />
   );
+}
+
+/**
+ * The input slot with a render function (Fluent's slot API; its types allow none on an `<input>`,
+ * which has no children): it renders the element with every prop but `value`.
+ */
+function uncontrolledInputSlot(ref: RefObject<HTMLInputElement | null>): InputProps["input"] {
+  const render = (Element: ElementType, { value: _value, ...rest }: Record<string, unknown>) => (
+    <Element {...rest} ref={ref} />
+  );
+  return { children: render } as unknown as InputProps["input"];
 }

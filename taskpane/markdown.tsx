@@ -4,7 +4,7 @@
  * images are not loaded (an answer must not make the pane fetch from anywhere).
  */
 import { Link, makeStyles, tokens } from "@fluentui/react-components";
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, memo, type ReactNode, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 
@@ -94,21 +94,82 @@ const components: Components = {
   h6: AnswerHeading,
 };
 
+const remarkPlugins = [remarkGfm];
+const transformUrl = (url: string) => safeUrl(url);
+
+/** One block of an answer, parsed and rendered on its own: an unchanged block is not parsed again. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown
+      // Tables: the agent answers with them (GitHub-flavoured markdown); raw HTML stays out.
+      remarkPlugins={remarkPlugins}
+      skipHtml
+      urlTransform={transformUrl}
+      disallowedElements={["img"]}
+      unwrapDisallowed
+      components={components}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/** Answers up to this size render as one block. */
+const SINGLE_BLOCK_CHARS = 8_000;
+/** A longer answer is cut, at blank lines outside code fences, into blocks of about this size. */
+const BLOCK_CHARS = 4_000;
+
+/**
+ * Splits markdown into blocks that render alike on their own: cuts only at a blank line outside a
+ * fenced code block, so no paragraph, table, list item or code block is cut in two. Joining the
+ * blocks with "\n\n" gives the text back.
+ */
+export function splitMarkdownBlocks(text: string, blockChars = BLOCK_CHARS): string[] {
+  if (text.length <= SINGLE_BLOCK_CHARS) return [text];
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  let fence: string | null = null;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (fence === null) fence = marker[0] as string;
+      else if (marker[0] === fence) fence = null;
+    }
+    if (fence === null && line.trim() === "" && size >= blockChars) {
+      blocks.push(current.join("\n"));
+      current = [];
+      size = 0;
+      // Further blank lines belong to the gap between blocks.
+      while (i + 1 < lines.length && (lines[i + 1] as string).trim() === "") i++;
+      continue;
+    }
+    current.push(line);
+    size += line.length + 1;
+  }
+  blocks.push(current.join("\n"));
+  return blocks;
+}
+
+/**
+ * Renders an answer whole, without holding the pane: a long answer renders as separate blocks (given
+ * a deferred value, as the chat does, React yields to typing and clicks between them), and while it
+ * streams only its last block is parsed again.
+ */
 export function SafeMarkdown({ text }: { text: string }) {
   const styles = useStyles();
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   return (
     <div className={styles.root}>
-      <ReactMarkdown
-        // Tables: the agent answers with them (GitHub-flavoured markdown); raw HTML stays out.
-        remarkPlugins={[remarkGfm]}
-        skipHtml
-        urlTransform={(url) => safeUrl(url)}
-        disallowedElements={["img"]}
-        unwrapDisallowed
-        components={components}
-      >
-        {text}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        // Blocks only grow at the end of a streaming answer: the index is a stable key.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <div key={i} data-markdown-block="" dir="auto">
+          <MarkdownBlock text={block} />
+        </div>
+      ))}
     </div>
   );
 }

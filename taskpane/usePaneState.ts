@@ -4,9 +4,12 @@
  * core's; this hook only calls the host and keeps the answers.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { isPlatformError } from "../src/core/errors.js";
 import { findPlacementAt, toDisconnectInput } from "../src/core/placements.js";
 import type { DisconnectInput, Report } from "../src/core/schema.js";
 import {
+  disconnectMayHaveApplied,
+  disconnectOutcomeAfterReload,
   disconnectOutcomeMessage,
   type PlacedReport,
   placedReports,
@@ -272,6 +275,19 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
           return outcome;
         } catch (error) {
+          if (isPlatformError(error) && disconnectMayHaveApplied(error)) {
+            // The answer was lost, not necessarily the disconnect: the reloaded list tells.
+            const snapshot = await host.loadWorkbook().catch(() => null);
+            if (snapshot && mounted.current) {
+              setContext(snapshot.context);
+              setSheets(snapshot.sheets);
+              setReports(snapshot.reports);
+              setProblems(snapshot.problems);
+            }
+            const outcome = disconnectOutcomeAfterReload(placement, error, snapshot?.reports ?? null);
+            notifyRef.current({ intent: outcome.ok ? "success" : "error", message: outcome.message });
+            return outcome;
+          }
           const message = errorMessage(error);
           notifyRef.current({ intent: "error", message });
           return { ok: false, message };
@@ -284,7 +300,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       markBusy(placement.key, true);
       return run;
     },
-    [host, markBusy, setReports],
+    [host, markBusy, setReports, setContext, setSheets],
   );
 
   const disconnectAt = useCallback(

@@ -19,6 +19,14 @@
  */
 import { errorFromStatus, invalidResponse, PlatformError, redact, serviceMessageOf } from "./errors.js";
 import {
+  CHAT_IDLE_TIMEOUT_MS,
+  formatBytes,
+  formatCount,
+  MAX_ANSWER_CHARS,
+  MAX_CHAT_LINE_CHARS,
+  MAX_CHAT_STREAM_BYTES,
+} from "./limits.js";
+import {
   type ChatMessage,
   ChatMessageSchema,
   type ChatRequest,
@@ -52,6 +60,20 @@ export interface InvalidNdjsonLine {
 export interface NdjsonOptions {
   /** Called for a line that is not JSON; the line is skipped and decoding goes on. */
   onInvalidLine?: (problem: InvalidNdjsonLine) => void;
+  /**
+   * Longest line accepted, in characters (bytes while still undecoded). A longer one throws
+   * `NdjsonLineTooLong` as soon as its pending part passes the limit, before it is all held.
+   */
+  maxLineLength?: number;
+}
+
+/** A line passed `maxLineLength`: decoding stops. `values` holds the lines completed before it. */
+export class NdjsonLineTooLong extends Error {
+  override readonly name = "NdjsonLineTooLong";
+  values: unknown[] = [];
+  constructor(readonly limit: number) {
+    super(`A line is longer than ${limit} characters.`);
+  }
 }
 
 const REPORTED_TEXT_LIMIT = 200;
@@ -74,7 +96,9 @@ export class NdjsonDecoder {
   // Made on the first bytes: Apps Script's V8 has no TextDecoder, and text input needs none.
   #textDecoder: TextDecoder | null = null;
   readonly #onInvalidLine: NdjsonOptions["onInvalidLine"];
+  readonly #maxLine: number;
   #pending: string[] = [];
+  #pendingChars = 0;
   #pendingBytes: Uint8Array[] = [];
   #pendingByteLength = 0;
   #lineNumber = 0;
@@ -82,19 +106,23 @@ export class NdjsonDecoder {
 
   constructor(options: NdjsonOptions = {}) {
     this.#onInvalidLine = options.onInvalidLine;
+    this.#maxLine = options.maxLineLength ?? Infinity;
   }
 
   /** Decodes one chunk; returns the values of the lines it completed (often none). */
   push(chunk: Uint8Array | string): unknown[] {
     if (typeof chunk === "string") {
       if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
-      return this.#pushText(chunk);
+      const values = this.#pushText(chunk);
+      this.#checkPending(values);
+      return values;
     }
     const lastNewline = lastNewlineIn(chunk);
     if (lastNewline === -1) {
       if (chunk.length > 0) {
         this.#pendingBytes.push(chunk);
         this.#pendingByteLength += chunk.length;
+        this.#checkPending();
       }
       return [];
     }
@@ -112,7 +140,17 @@ export class NdjsonDecoder {
       this.#pendingBytes.push(rest);
       this.#pendingByteLength += rest.length;
     }
-    return this.#pushText(text);
+    const out = this.#pushText(text);
+    this.#checkPending(out);
+    return out;
+  }
+
+  #checkPending(values: unknown[] = []): void {
+    if (this.#pendingChars + this.#pendingByteLength > this.#maxLine) {
+      const error = new NdjsonLineTooLong(this.#maxLine);
+      error.values = values;
+      throw error;
+    }
   }
 
   #decode(bytes: Uint8Array): string {
@@ -155,6 +193,7 @@ export class NdjsonDecoder {
         this.#pending.push(text.slice(start, newline));
         line = this.#pending.join("");
         this.#pending = [];
+        this.#pendingChars = 0;
       } else {
         line = text.slice(start, newline);
       }
@@ -162,7 +201,10 @@ export class NdjsonDecoder {
       start = newline + 1;
       newline = text.indexOf("\n", start);
     }
-    if (start < text.length) this.#pending.push(start === 0 ? text : text.slice(start));
+    if (start < text.length) {
+      this.#pending.push(start === 0 ? text : text.slice(start));
+      this.#pendingChars += text.length - start;
+    }
     return out;
   }
 
@@ -173,6 +215,7 @@ export class NdjsonDecoder {
     if (this.#pending.length > 0) {
       const line = this.#pending.join("");
       this.#pending = [];
+      this.#pendingChars = 0;
       this.#take(line, out);
     }
     return out;
@@ -182,6 +225,11 @@ export class NdjsonDecoder {
     this.#lineNumber += 1;
     const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (line.length === 0) return;
+    if (line.length > this.#maxLine) {
+      const error = new NdjsonLineTooLong(this.#maxLine);
+      error.values = out;
+      throw error;
+    }
     try {
       out.push(JSON.parse(line));
     } catch (error) {
@@ -221,22 +269,34 @@ export async function* decodeNdjson(
   options: NdjsonOptions = {},
 ): AsyncGenerator<unknown, void, undefined> {
   const decoder = new NdjsonDecoder(options);
-  if (typeof source === "string") {
-    yield* decoder.push(source);
-  } else {
-    for await (const chunk of iterateChunks(source)) {
-      const values = decoder.push(chunk);
-      for (let i = 0; i < values.length; i++) yield values[i];
+  try {
+    if (typeof source === "string") {
+      yield* decoder.push(source);
+    } else {
+      for await (const chunk of iterateChunks(source)) {
+        const values = decoder.push(chunk);
+        for (let i = 0; i < values.length; i++) yield values[i];
+      }
     }
+    yield* decoder.end();
+  } catch (error) {
+    // The lines completed before an overlong one still count.
+    if (error instanceof NdjsonLineTooLong) yield* error.values.splice(0);
+    throw error;
   }
-  yield* decoder.end();
 }
 
 /** The whole-text form of `decodeNdjson`, for Apps Script, which gets a body at once. */
 export function decodeNdjsonText(text: string, options: NdjsonOptions = {}): unknown[] {
   const decoder = new NdjsonDecoder(options);
   const values = decoder.push(text);
-  for (const v of decoder.end()) values.push(v);
+  try {
+    for (const v of decoder.end()) values.push(v);
+  } catch (error) {
+    // An overlong last line: the lines before it still count.
+    if (error instanceof NdjsonLineTooLong) error.values = [...values, ...error.values];
+    throw error;
+  }
   return values;
 }
 
@@ -389,6 +449,10 @@ export interface AgentChatOptions {
   sessionSettings?: SessionSettings;
   /** Clock for generated message ids. */
   now?: () => number;
+  /** Random bytes from a cryptographic source, for generated message ids (see `newMessageId`). */
+  randomBytes: RandomBytes;
+  /** How long to wait for the service to send anything before giving up (CHAT_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
   /** Waits before retry 1 and 2, in ms (platform-api.md: bounded retry with backoff). */
   retryDelaysMs?: readonly number[];
   /** How to wait; injectable so tests need not sleep. */
@@ -402,8 +466,72 @@ export interface AskRequest {
   chatId?: string;
   /** The identity the service answers for (spec 4.2 rule 5); defaults to the chat's. */
   sessionSettings?: SessionSettings;
-  /** Makes the request safe to repeat; generated as `<ms>-message` when absent. */
+  /** Makes the request safe to repeat; generated by `newMessageId` when absent. */
   messageId?: string;
+}
+
+/** `length` bytes from a cryptographic random source (crypto.getRandomValues; Utilities.getUuid in Apps Script). */
+export type RandomBytes = (length: number) => Uint8Array;
+
+/** Random digits appended to the millisecond in a generated messageId: about 40 bits. */
+const MESSAGE_ID_RANDOM_DIGITS = 12;
+
+/**
+ * A messageId within the documented pattern `^\d{13,}-message$` (platform-api.md): the current
+ * millisecond, then random digits. Two users asking in the same millisecond no longer collide (the
+ * second would be refused as a reuse), and the id cannot be guessed from the time alone.
+ */
+export function newMessageId(now: number, randomBytes: RandomBytes): string {
+  let digits = "";
+  while (digits.length < MESSAGE_ID_RANDOM_DIGITS) {
+    for (const byte of randomBytes(MESSAGE_ID_RANDOM_DIGITS)) {
+      // 250 = 25 x 10: bytes above it would make low digits likelier, so they are skipped.
+      if (byte < 250 && digits.length < MESSAGE_ID_RANDOM_DIGITS) digits += String(byte % 10);
+    }
+  }
+  return `${String(Math.floor(now)).padStart(13, "0")}${digits}-message`;
+}
+
+/**
+ * Why an answer may not be whole (the pane shows it with a note):
+ * - "fallback": no message met spec 4.2 rule 2; rule 3's fallback supplied it;
+ * - "unfinished": the stream ended without the service's closing `__usage__` line;
+ * - "too-large": it passed MAX_ANSWER_CHARS, MAX_CHAT_LINE_CHARS or MAX_CHAT_STREAM_BYTES;
+ * - "timeout": the service sent nothing for CHAT_IDLE_TIMEOUT_MS.
+ */
+export type IncompleteReason = "fallback" | "unfinished" | "too-large" | "timeout";
+
+export interface IncompleteAnswer {
+  reason: IncompleteReason;
+  /** What the pane shows beside the answer. */
+  message: string;
+}
+
+function incompleteAnswer(reason: IncompleteReason, idleTimeoutMs = CHAT_IDLE_TIMEOUT_MS): IncompleteAnswer {
+  switch (reason) {
+    case "fallback":
+      return {
+        reason,
+        message:
+          "This answer may be incomplete: the agent did not mark a final answer, so its last message is shown.",
+      };
+    case "unfinished":
+      return {
+        reason,
+        message:
+          "This answer may be incomplete: the agent's stream ended before the service closed it. Ask again for a full answer.",
+      };
+    case "too-large":
+      return {
+        reason,
+        message: `This answer was cut: it passed the add-in's limit (${formatCount(MAX_ANSWER_CHARS)} characters, lines of ${formatCount(MAX_CHAT_LINE_CHARS)} characters, ${formatBytes(MAX_CHAT_STREAM_BYTES)} in all). Ask a narrower question.`,
+      };
+    case "timeout":
+      return {
+        reason,
+        message: `This answer may be incomplete: the agent sent nothing for ${Math.round(idleTimeoutMs / 1000)} s, so the add-in stopped waiting. Ask again for a full answer.`,
+      };
+  }
 }
 
 export type ChatProgress =
@@ -429,6 +557,8 @@ export interface AgentAnswer {
   chatId: string | null;
   /** The request's messageId (sent or generated). */
   messageId: string;
+  /** Null for a whole answer; else why it may not be whole, and what to tell the user. */
+  incomplete: IncompleteAnswer | null;
   /** Every merged message in first-seen order, control lines included. */
   messages: MergedChatMessage[];
 }
@@ -457,6 +587,8 @@ export interface SyncAgentChatOptions {
   sessionSettings?: SessionSettings;
   /** Clock for generated message ids. */
   now?: () => number;
+  /** Random bytes from a cryptographic source, for generated message ids (see `newMessageId`). */
+  randomBytes: RandomBytes;
   /** Waits before retry 1 and 2, in ms. */
   retryDelaysMs?: readonly number[];
 }
@@ -620,6 +752,8 @@ interface ChatRun {
   take(line: unknown, seen?: (message: MergedChatMessage) => void): boolean;
   /** A line of the leg that was not JSON. */
   invalidLine(): void;
+  /** Reading stopped early (a limit, a time-out): the answer so far is returned, marked incomplete. */
+  cut(reason: IncompleteReason): void;
   /**
    * The leg is read. True: it was suspended, send `nextLeg()` to resume. False: the answer is
    * whole. Throws "stream" on a second suspension, "invalid-response" when nothing was NDJSON.
@@ -630,7 +764,14 @@ interface ChatRun {
 }
 
 function startChatRun(
-  options: { chatUrl: string; apiKey: string; sessionSettings?: SessionSettings; now?: () => number },
+  options: {
+    chatUrl: string;
+    apiKey: string;
+    sessionSettings?: SessionSettings;
+    now?: () => number;
+    randomBytes: RandomBytes;
+    idleTimeoutMs?: number;
+  },
   request: AskRequest,
 ): ChatRun {
   const url = chatUrlOf(options.chatUrl, options.apiKey);
@@ -639,7 +780,7 @@ function startChatRun(
     input: request.input,
     // An empty chat id is no conversation (a sidebar may send "" for none).
     chatId: request.chatId || undefined,
-    messageId: request.messageId ?? `${(options.now ?? Date.now)()}-message`,
+    messageId: request.messageId ?? newMessageId((options.now ?? Date.now)(), options.randomBytes),
     sessionSettings: normalizeSessionSettings(request.sessionSettings ?? options.sessionSettings),
   };
   const parsed = ChatRequestSchema.safeParse(candidate);
@@ -656,6 +797,7 @@ function startChatRun(
   let suspended: MergedChatMessage | null = null;
   let values = 0;
   let invalidLines = 0;
+  let cut: IncompleteReason | null = null;
 
   return {
     url,
@@ -689,6 +831,14 @@ function startChatRun(
         }
         return false;
       }
+      if (message.role === "assistant" && (message.content?.length ?? 0) > MAX_ANSWER_CHARS) {
+        // An answer past the limit is cut here and reading stops: the pane would freeze on it.
+        const kept = { ...message, content: (message.content ?? "").slice(0, MAX_ANSWER_CHARS) };
+        merger.push({ ...kept, isDelta: false });
+        cut = "too-large";
+        seen?.(kept);
+        return true;
+      }
       seen?.(message);
       if (message.id === ABORTED_ID) {
         throw new PlatformError(
@@ -703,7 +853,11 @@ function startChatRun(
     invalidLine() {
       invalidLines += 1;
     },
+    cut(reason) {
+      cut = reason;
+    },
     endLeg() {
+      if (cut !== null) return false;
       if (suspended === null) {
         if (values === 0 && invalidLines > 0) throw invalidResponse("an answer", "not NDJSON");
         return false;
@@ -726,11 +880,18 @@ function startChatRun(
     messages: () => merger.messages(),
     answer() {
       const messages = merger.messages();
+      const answer = finalAnswer(messages);
+      let incomplete: IncompleteReason | null = cut;
+      if (incomplete === null && answer !== null) {
+        if (!messages.some(isFinalAnswerMessage)) incomplete = "fallback";
+        else if (!messages.some((m) => m.id === USAGE_ID)) incomplete = "unfinished";
+      }
       return {
-        answer: finalAnswer(messages),
+        answer,
         chatId: conversationId(messages) ?? chatRequest.chatId ?? null,
         messageId,
         messages,
+        incomplete: incomplete === null ? null : incompleteAnswer(incomplete, options.idleTimeoutMs),
       };
     },
   };
@@ -804,11 +965,66 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
+/** Aborts a leg when the service has sent nothing for `ms`; each sign of life starts the wait again. */
+interface IdleTimer {
+  touch(): void;
+  stop(): void;
+  readonly expired: boolean;
+}
+
+function idleTimer(ms: number, onExpire: () => void): IdleTimer {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired = false;
+  return {
+    touch() {
+      clearTimeout(timer);
+      if (!expired) {
+        timer = setTimeout(() => {
+          expired = true;
+          onExpire();
+        }, ms);
+      }
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+    get expired() {
+      return expired;
+    },
+  };
+}
+
+function chatTimedOut(ms: number): PlatformError {
+  return new PlatformError(
+    "timeout",
+    `The agent sent nothing for ${Math.round(ms / 1000)} s, so the add-in stopped waiting. Ask again, or try a simpler question.`,
+  );
+}
+
+/** Passes chunks on, keeping the idle timer alive, and stops at MAX_CHAT_STREAM_BYTES (the answer so far is kept, marked cut). */
+async function* limitedChunks(
+  source: AsyncIterable<Uint8Array | string>,
+  idle: IdleTimer,
+  run: ChatRun,
+): AsyncGenerator<Uint8Array | string> {
+  let size = 0;
+  for await (const chunk of source) {
+    idle.touch();
+    size += chunk.length;
+    if (size > MAX_CHAT_STREAM_BYTES) {
+      run.cut("too-large");
+      return;
+    }
+    yield chunk;
+  }
+}
+
 /** Creates the agent chat client: POSTs to the agent's chat URL with `Authorization: Api-Key`. */
 export function createAgentChat(options: AgentChatOptions): AgentChat {
   const transport = options.transport ?? fetchTransport();
   const sleep = options.sleep ?? defaultSleep;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? CHAT_IDLE_TIMEOUT_MS;
 
   /** Sends the chat POST, retrying as `chatRetryDelay` says. */
   async function send(
@@ -817,17 +1033,21 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     signal: AbortSignal,
     callerSignal: AbortSignal | undefined,
     onProgress: AskOptions["onProgress"],
+    idle: IdleTimer,
   ): Promise<HttpResponse> {
     for (let attempt = 1; ; attempt++) {
       onProgress?.({ type: "connecting", attempt });
       let failure: PlatformError;
       try {
+        idle.touch();
         const response = await transport({ ...request, signal });
         if (response.status >= 200 && response.status < 300) return response;
-        const text = await readBodyText(response.body);
+        const text = await readBodyText(response.body, MAX_CHAT_LINE_CHARS);
         throw chatStatusError(response.status, response.headers, text, "ask the agent", run.secrets);
       } catch (error) {
         if (callerSignal?.aborted) throw stoppedByUser();
+        // Waiting again after waiting the whole limit would only double the wait.
+        if (idle.expired) throw chatTimedOut(idleTimeoutMs);
         failure = chatAttemptFailure(error, run.url, "ask the agent", run.secrets);
       }
       const delayMs = chatRetryDelay(attempt, failure, retryDelays);
@@ -836,7 +1056,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       try {
         await sleep(delayMs, signal);
       } catch {
-        throw stoppedByUser();
+        throw idle.expired ? chatTimedOut(idleTimeoutMs) : stoppedByUser();
       }
     }
   }
@@ -863,20 +1083,35 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       const leg = new AbortController();
       const forwardAbort = () => leg.abort(callerSignal?.reason);
       callerSignal?.addEventListener("abort", forwardAbort, { once: true });
+      const idle = idleTimer(idleTimeoutMs, () => leg.abort());
       try {
-        const response = await send(run, request, leg.signal, callerSignal, onProgress);
+        const response = await send(run, request, leg.signal, callerSignal, onProgress, idle);
         onProgress?.({ type: "streaming" });
+        idle.touch();
         const source: ByteSource | string =
           typeof response.body === "string" || response.body === null
-            ? (response.body ?? "")
-            : untilAborted(iterateChunks(response.body), leg.signal);
-        const lines = decodeNdjson(source, { onInvalidLine: run.invalidLine });
+            ? (response.body ?? "").slice(0, MAX_CHAT_STREAM_BYTES)
+            : untilAborted(limitedChunks(iterateChunks(response.body), idle, run), leg.signal);
+        const lines = decodeNdjson(source, {
+          onInvalidLine: run.invalidLine,
+          maxLineLength: MAX_CHAT_LINE_CHARS,
+        });
         for (;;) {
           let step: IteratorResult<unknown>;
           try {
             step = await lines.next();
           } catch (error) {
             if (callerSignal?.aborted) throw stoppedByUser();
+            if (error instanceof NdjsonLineTooLong) {
+              run.cut("too-large");
+              return;
+            }
+            if (idle.expired) {
+              // Whatever arrived is kept and marked; with nothing to show it is a time-out.
+              if (finalAnswer(run.messages()) === null) throw chatTimedOut(idleTimeoutMs);
+              run.cut("timeout");
+              return;
+            }
             if (error instanceof PlatformError) throw error;
             throw new PlatformError(
               "network",
@@ -887,6 +1122,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
           if (step.done || run.take(step.value, seen)) return;
         }
       } finally {
+        idle.stop();
         callerSignal?.removeEventListener("abort", forwardAbort);
         leg.abort();
       }
@@ -938,7 +1174,22 @@ export function createSyncAgentChat(options: SyncAgentChatOptions): SyncAgentCha
   function ask(request: AskRequest): AgentAnswer {
     const run = startChatRun(options, request);
     for (;;) {
-      const lines = decodeNdjsonText(send(run, run.nextLeg()), { onInvalidLine: run.invalidLine });
+      let body = send(run, run.nextLeg());
+      if (body.length > MAX_CHAT_STREAM_BYTES) {
+        body = body.slice(0, MAX_CHAT_STREAM_BYTES);
+        run.cut("too-large");
+      }
+      let lines: unknown[];
+      try {
+        lines = decodeNdjsonText(body, {
+          onInvalidLine: run.invalidLine,
+          maxLineLength: MAX_CHAT_LINE_CHARS,
+        });
+      } catch (error) {
+        if (!(error instanceof NdjsonLineTooLong)) throw error;
+        lines = error.values;
+        run.cut("too-large");
+      }
       for (const line of lines) if (run.take(line)) break;
       if (!run.endLeg()) return run.answer();
     }

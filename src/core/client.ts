@@ -19,6 +19,14 @@ import {
   redact,
 } from "./errors.js";
 import {
+  formatCount,
+  MAX_DELETE_RETRIES,
+  MAX_LIST_PAGES,
+  MAX_LISTED_REPORTS,
+  MAX_RESPONSE_BYTES,
+  REQUEST_TIMEOUT_MS,
+} from "./limits.js";
+import {
   type Deployment,
   DeploymentSchema,
   type DisconnectInput,
@@ -32,6 +40,7 @@ import {
   type HttpRequest,
   readBodyText,
   requireSecureUrl,
+  responseTooLarge,
   type SyncTransport,
   type Transport,
 } from "./transport.js";
@@ -413,9 +422,20 @@ export function isTransient(error: PlatformError): boolean {
 }
 
 /**
+ * Whether a failed request surely did not reach the service's logic: it said so (429: too many
+ * requests; 503: unavailable). After a time-out, a broken connection or another 5xx, a DELETE may
+ * already have been applied.
+ */
+function surelyNotApplied(error: PlatformError): boolean {
+  return error.status === 429 || error.status === 503;
+}
+
+/**
  * How long to wait before attempt `attempt + 1`, or null to give up. Only idempotent requests are
- * retried (GET, DELETE: rule 9 makes a repeated disconnect safe). `Retry-After` is honoured; one
- * longer than the client accepts ends the retries.
+ * retried. A GET up to `retries` times on any transient failure; a DELETE (rule 9 makes a repeat
+ * harmless, but one click must not become a storm of them) at most MAX_DELETE_RETRIES times, and
+ * only when the service surely did not act on it. `Retry-After` is honoured; one longer than the
+ * client accepts ends the retries.
  */
 export function retryDelay(
   config: PlatformClientConfig,
@@ -424,8 +444,10 @@ export function retryDelay(
   error: PlatformError,
   random: () => number = Math.random,
 ): number | null {
-  const retries = config.retries ?? 3;
+  const retries =
+    method === "DELETE" ? Math.min(config.retries ?? 3, MAX_DELETE_RETRIES) : (config.retries ?? 3);
   if (!IDEMPOTENT.has(method) || attempt >= retries || !isTransient(error)) return null;
+  if (method === "DELETE" && !surelyNotApplied(error)) return null;
   if (error.retryAfterSeconds != null) {
     const ms = error.retryAfterSeconds * 1000;
     return ms <= (config.maxRetryAfterMs ?? 30_000) ? ms : null;
@@ -495,17 +517,26 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-const MAX_PAGES = 1000;
+const TOO_MANY_REPORTS = `This workbook's list stops at ${formatCount(MAX_LISTED_REPORTS)} reports, the add-in's limit: some reports placed here are not shown.`;
+const TOO_MANY_PAGES = `The service kept sending more pages: the list stops after ${MAX_LIST_PAGES} pages, the add-in's limit. Some reports placed here may not be shown.`;
 
-/** Adds a page to `all`; returns the cursor of the next page, or null when this was the last. */
+/**
+ * Adds a page to `all`; returns the cursor of the next page, or null when this was the last, or
+ * when the list reached MAX_LISTED_REPORTS (reported to `onProblem`, like an unreadable report).
+ */
 function collectPage(
   page: ReportPage,
   all: Report[],
   seen: Set<string>,
   onProblem?: (problem: string) => void,
 ): string | null {
-  all.push(...page.reports);
+  const room = MAX_LISTED_REPORTS - all.length;
+  all.push(...page.reports.slice(0, Math.max(0, room)));
   for (const p of page.problems) onProblem?.(p);
+  if (page.reports.length > room || (page.hasNextPage && all.length >= MAX_LISTED_REPORTS)) {
+    onProblem?.(TOO_MANY_REPORTS);
+    return null;
+  }
   if (!page.hasNextPage) return null;
   // A cursor that is missing or comes back again would page forever.
   if (!page.endCursor || seen.has(page.endCursor)) {
@@ -522,7 +553,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const transport = options.transport ?? fetchTransport();
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
 
   async function attemptOnce<T>(op: Operation<T>, signal?: AbortSignal): Promise<T> {
     const request = buildHttpRequest(config, op);
@@ -536,7 +567,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     signal?.addEventListener("abort", onOuterAbort, { once: true });
     try {
       const response = await transport({ ...request, signal: controller.signal });
-      const text = await readBodyText(response.body);
+      const text = await readBodyText(response.body, MAX_RESPONSE_BYTES);
       return readHttpResponse(config, op, response.status, response.headers, text);
     } catch (e) {
       if (isPlatformError(e)) throw e;
@@ -571,7 +602,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       const all: Report[] = [];
       const seen = new Set<string>();
       let after: string | null = null;
-      for (let page = 0; page < MAX_PAGES; page++) {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const result: ReportPage = await execute(
           operations.listReportsPage(deploymentId, {
             externalWorkbookId: o.externalWorkbookId,
@@ -584,7 +615,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         after = collectPage(result, all, seen, o.onProblem);
         if (after === null) return all;
       }
-      throw invalidResponse("a list of reports", `more than ${MAX_PAGES} pages`);
+      o.onProblem?.(TOO_MANY_PAGES);
+      return all;
     },
     // Async so that a bad argument rejects like every other failure instead of throwing.
     getReport: async (d, r, o) => execute(operations.getReport(d, r), o?.signal),
@@ -633,6 +665,7 @@ export function createSyncPlatformClient(options: SyncPlatformClientOptions): Sy
         } catch (e) {
           throw isPlatformError(e) ? e : networkError(config, e);
         }
+        if (response.body.length > MAX_RESPONSE_BYTES) throw responseTooLarge(MAX_RESPONSE_BYTES);
         return readHttpResponse(config, op, response.status, response.headers, response.body);
       } catch (e) {
         if (!isPlatformError(e)) throw e;
@@ -650,7 +683,7 @@ export function createSyncPlatformClient(options: SyncPlatformClientOptions): Sy
       const all: Report[] = [];
       const seen = new Set<string>();
       let after: string | null = null;
-      for (let page = 0; page < MAX_PAGES; page++) {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const result = execute(
           operations.listReportsPage(deploymentId, {
             externalWorkbookId: o.externalWorkbookId,
@@ -662,7 +695,8 @@ export function createSyncPlatformClient(options: SyncPlatformClientOptions): Sy
         after = collectPage(result, all, seen, o.onProblem);
         if (after === null) return all;
       }
-      throw invalidResponse("a list of reports", `more than ${MAX_PAGES} pages`);
+      o.onProblem?.(TOO_MANY_PAGES);
+      return all;
     },
     getReport: (d, r) => execute(operations.getReport(d, r)),
     disconnectReportFromWorkbook: (d, r, input) =>

@@ -132,6 +132,20 @@ function withDetail(text: string, detail: string | null): string {
   return detail ? `${text} The service said: "${detail}".` : text;
 }
 
+/**
+ * A redirect the transport did not follow. Only a GET follows redirects: a DELETE or a chat POST
+ * resent to another address would carry the key and the body there, and a redirect loop would
+ * repeat the request (the browser strips `Authorization` from a GET redirected to another origin).
+ */
+export function redirectNotFollowed(status: number, location: string | null): PlatformError {
+  const where = location ? `to ${location.slice(0, 200)}` : "to an address not shown to the add-in";
+  return new PlatformError(
+    "bad-request",
+    `The service answered with a redirect (${status || "3xx"}) ${where}. The add-in does not follow it for this request, so nothing was sent there. Check the URLs in Settings.`,
+    { status: status || null },
+  );
+}
+
 /** Maps an HTTP status (and its body) to a PlatformError whose message says what to do. */
 export function errorFromStatus(
   status: number,
@@ -147,6 +161,10 @@ export function errorFromStatus(
   const retryAfterSeconds = parseRetryAfter(headers["retry-after"]);
   const opts = { status, serviceMessage: detail, retryAfterSeconds };
   const action = ctx.action ? ` to ${ctx.action}` : "";
+  if (status >= 300 && status <= 399) {
+    const location = headers.location ? redact(headers.location, ctx.secrets ?? []) : null;
+    return redirectNotFollowed(status, location);
+  }
   if (status === 401) {
     return new PlatformError(
       "unauthorized",

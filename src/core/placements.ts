@@ -8,6 +8,7 @@
  *   disconnect leaves (`applyDisconnect`). The sandbox serves it; the property tests check that the
  *   client's inputs and the service's reading agree.
  */
+import { revealInvisible } from "./display.js";
 import {
   type CellRange,
   normalizeCell,
@@ -84,9 +85,11 @@ export function placementRange(p: ReportPlacement): CellRange | null {
  * (after a rename) instead of the name the placement stores.
  */
 export function describePlacement(p: ReportPlacement, currentSheetName?: string | null): string {
-  const sheet = currentSheetName || placementSheetName(p);
+  // For reading only: a sheet name's bidi overrides and invisible characters are shown, not obeyed.
+  const stored = currentSheetName || placementSheetName(p);
+  const sheet = stored ? revealInvisible(stored) : stored;
   const anchor = placementAnchor(p);
-  if (!anchor) return p.resultLocation;
+  if (!anchor) return revealInvisible(p.resultLocation);
   const end = placementEnd(p);
   const range = end && end !== anchor ? `${anchor}:${end}` : anchor;
   return sheet ? `${quoteSheetName(sheet)}!${range}` : range;

@@ -2,6 +2,11 @@
  * The user's settings: where the tenant is, which deployment, which agent, and the secrets. Stored
  * per user by each host (OfficeRuntime.storage, partitioned localStorage, Apps Script user
  * properties), never in the document. The rules for reading and changing them live here once.
+ *
+ * Each secret is bound to the origin it was saved for: the API key and the SCIM token to the
+ * tenant's, the agent key to the chat URL's. A changed URL (a typo, a phishing instruction) clears
+ * the secrets it would otherwise carry to the new host, and a secret whose binding does not match
+ * is never used (spec 5 rule 8: keys are to be stored securely).
  */
 import { z } from "zod/mini";
 import { PlatformError } from "./errors.js";
@@ -19,6 +24,14 @@ export const StoredSettingsSchema = z.object({
   apiKey: z._default(z.string(), ""),
   agentApiKey: z._default(z.string(), ""),
   scimToken: z._default(z.string(), ""),
+  /** The tenant origin the API key was saved for. */
+  apiKeyFor: z._default(z.string(), ""),
+  /** The tenant origin the SCIM token was saved for. */
+  scimTokenFor: z._default(z.string(), ""),
+  /** The chat URL origin the agent key was saved for. */
+  agentApiKeyFor: z._default(z.string(), ""),
+  /** A chat URL outside the tenant's domain that the user confirmed, exactly as stored. */
+  chatUrlConfirmed: z._default(z.string(), ""),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
@@ -30,9 +43,12 @@ export interface PublicSettings {
   externalId: string;
   email: string;
   userAttributes: UserAttribute[];
+  /** A usable API key is stored: set, and saved for this tenant. */
   apiKeySet: boolean;
   agentApiKeySet: boolean;
   scimTokenSet: boolean;
+  /** The chat URL is outside the tenant's domain and the user confirmed it. */
+  chatUrlConfirmed: boolean;
 }
 
 /** A change to settings. A secret left undefined is kept; an empty string clears it. */
@@ -46,19 +62,98 @@ export interface SettingsPatch {
   apiKey?: string;
   agentApiKey?: string;
   scimToken?: string;
+  /** True: the user trusts this chat URL although it is not on the tenant's domain. */
+  confirmChatUrl?: boolean;
+}
+
+/** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
+export const SettingsPatchSchema = z.object({
+  tenantUrl: z.optional(z.string()),
+  deploymentId: z.optional(z.nullable(z.number())),
+  chatUrl: z.optional(z.string()),
+  externalId: z.optional(z.string()),
+  email: z.optional(z.string()),
+  userAttributes: z.optional(z.array(UserAttributeSchema)),
+  apiKey: z.optional(z.string()),
+  agentApiKey: z.optional(z.string()),
+  scimToken: z.optional(z.string()),
+  confirmChatUrl: z.optional(z.boolean()),
+});
+
+const FIELD_NAMES: Record<string, string> = {
+  tenantUrl: "The tenant URL",
+  deploymentId: "The deployment",
+  chatUrl: "The agent chat URL",
+  externalId: "The external ID",
+  email: "The e-mail",
+  userAttributes: "The user attributes",
+  apiKey: "The API key",
+  agentApiKey: "The agent API key",
+  scimToken: "The SCIM token",
+  confirmChatUrl: "The chat URL confirmation",
+};
+
+/**
+ * Checks a patch that crossed a boundary (google.script.run, postMessage): an object whose fields
+ * have the types above. Throws a `bad-request` naming the field; never echoes a value (it may be a
+ * secret).
+ */
+export function parseSettingsPatch(patch: unknown): SettingsPatch {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
+    throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
+  }
+  const parsed = SettingsPatchSchema.safeParse(patch);
+  if (parsed.success) return parsed.data;
+  const field = String(parsed.error.issues[0]?.path[0] ?? "");
+  if (field === "userAttributes") {
+    throw new PlatformError("bad-request", "Each user attribute needs a name and a value.");
+  }
+  const name = FIELD_NAMES[field] ?? "A setting";
+  const kind =
+    field === "deploymentId" ? "a number or nothing" : field === "confirmChatUrl" ? "yes or no" : "text";
+  throw new PlatformError("bad-request", `${name} must be ${kind}. Check Settings and save again.`);
 }
 
 export const EMPTY_SETTINGS: StoredSettings = StoredSettingsSchema.parse({});
 
-/** Reads what a store holds (a JSON text or nothing); anything unreadable starts empty rather than failing. */
+/** `https://host:port` of a URL; "" for none or one that cannot be read. */
+export function originOf(url: string): string {
+  if (!url) return "";
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Reads what a store holds (a JSON text or nothing); anything unreadable starts empty rather than
+ * failing. Settings stored before secrets were bound bind each secret to the URL stored with it.
+ */
 export function readStoredSettings(text: string | null | undefined): StoredSettings {
   if (!text) return { ...EMPTY_SETTINGS };
+  let data: unknown;
   try {
-    const parsed = StoredSettingsSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : { ...EMPTY_SETTINGS };
+    data = JSON.parse(text);
   } catch {
     return { ...EMPTY_SETTINGS };
   }
+  const parsed = StoredSettingsSchema.safeParse(data);
+  if (!parsed.success) return { ...EMPTY_SETTINGS };
+  const s = parsed.data;
+  const rec = data as Record<string, unknown>;
+  const legacy = !("apiKeyFor" in rec) && !("agentApiKeyFor" in rec) && !("scimTokenFor" in rec);
+  if (legacy) {
+    if (s.apiKey) s.apiKeyFor = originOf(s.tenantUrl);
+    if (s.scimToken) s.scimTokenFor = originOf(s.tenantUrl);
+    if (s.agentApiKey) s.agentApiKeyFor = originOf(s.chatUrl);
+  }
+  return s;
+}
+
+/** Whether a stored secret may be used for `url`: set, and saved for that URL's origin. */
+function boundTo(secret: string, boundOrigin: string, url: string): boolean {
+  return secret !== "" && boundOrigin !== "" && boundOrigin === originOf(url);
 }
 
 export function toPublicSettings(s: StoredSettings): PublicSettings {
@@ -69,41 +164,103 @@ export function toPublicSettings(s: StoredSettings): PublicSettings {
     externalId: s.externalId,
     email: s.email,
     userAttributes: s.userAttributes,
-    apiKeySet: s.apiKey !== "",
-    agentApiKeySet: s.agentApiKey !== "",
-    scimTokenSet: s.scimToken !== "",
+    apiKeySet: boundTo(s.apiKey, s.apiKeyFor, s.tenantUrl),
+    agentApiKeySet: boundTo(s.agentApiKey, s.agentApiKeyFor, s.chatUrl),
+    scimTokenSet: boundTo(s.scimToken, s.scimTokenFor, s.tenantUrl),
+    chatUrlConfirmed: s.chatUrl !== "" && s.chatUrlConfirmed === s.chatUrl,
   };
 }
 
-/** The host's registrable part, roughly: `acme.platform.example` -> `platform.example`. */
-function parentDomain(hostname: string): string {
-  const labels = hostname.split(".");
-  return labels.length > 2 ? labels.slice(1).join(".") : hostname;
-}
+/** Decides whether a chat URL belongs to a tenant (`chatUrlBelongsToTenant` in domains.ts). */
+export type ChatUrlCheck = (tenantUrl: string, chatUrl: string) => boolean;
 
 /**
- * Whether the agent's chat URL belongs to the same tenant as the management API: the same host, or
- * a sibling under the same parent domain (the real service serves chat from `ai.{region}.{domain}`).
- * It keeps a saved setting from sending the agent key, or a server from sending the user's
- * credentials, anywhere else.
+ * Whether requests may go to the stored chat URL: on the tenant's registrable domain, or confirmed
+ * by the user. Checked again at use, so a stored value that skipped `mergeSettings` (an older
+ * version's, or one edited by hand) never receives the agent key.
  */
-export function chatUrlBelongsToTenant(tenantUrl: string, chatUrl: string): boolean {
-  const tenant = new URL(tenantUrl);
-  const chat = new URL(chatUrl);
-  if (tenant.hostname === chat.hostname) return true;
-  const domain = parentDomain(tenant.hostname);
-  return domain.includes(".") && (chat.hostname === domain || chat.hostname.endsWith(`.${domain}`));
+export function chatUrlAllowed(settings: StoredSettings, belongs: ChatUrlCheck): boolean {
+  if (!settings.chatUrl) return false;
+  if (settings.chatUrlConfirmed !== "" && settings.chatUrlConfirmed === settings.chatUrl) return true;
+  return settings.tenantUrl !== "" && belongs(settings.tenantUrl, settings.chatUrl);
+}
+
+/** The management API's address and credentials, each used only for the tenant it was saved for. */
+export function managementAccess(settings: StoredSettings): {
+  baseUrl: string;
+  token: string;
+  scimToken?: string;
+} {
+  if (!settings.tenantUrl) {
+    throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
+  }
+  if (!settings.apiKey) {
+    throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
+  }
+  // Spec 5 rule 1 first: an insecure URL is named as such, whatever key is stored.
+  const origin = requireSecureUrl(settings.tenantUrl, "The tenant URL").origin;
+  if (!boundTo(settings.apiKey, settings.apiKeyFor, settings.tenantUrl)) {
+    throw new PlatformError(
+      "unauthorized",
+      `The tenant changed: paste the API key for ${origin} in Settings. The key saved for another tenant is not sent here.`,
+    );
+  }
+  const scim = boundTo(settings.scimToken, settings.scimTokenFor, settings.tenantUrl);
+  return {
+    baseUrl: settings.tenantUrl,
+    token: settings.apiKey,
+    ...(scim ? { scimToken: settings.scimToken } : {}),
+  };
 }
 
 /** The agent chat's URL and key from the settings, or the error that says which one to fill in. */
-export function agentChatSettings(settings: StoredSettings): { chatUrl: string; apiKey: string } {
+export function agentChatSettings(
+  settings: StoredSettings,
+  belongs: ChatUrlCheck,
+): { chatUrl: string; apiKey: string } {
   if (!settings.chatUrl) {
     throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
   }
   if (!settings.agentApiKey) {
     throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
   }
+  if (!chatUrlAllowed(settings, belongs)) {
+    throw new PlatformError(
+      "insecure-url",
+      `The agent chat URL (${originOf(settings.chatUrl) || "not readable"}) is not on the tenant's domain and was not confirmed. Open Settings, check it, and confirm it if you trust it.`,
+    );
+  }
+  if (!boundTo(settings.agentApiKey, settings.agentApiKeyFor, settings.chatUrl)) {
+    throw new PlatformError(
+      "unauthorized",
+      `The agent chat URL changed: paste the agent API key for ${originOf(settings.chatUrl)} in Settings.`,
+    );
+  }
   return { chatUrl: settings.chatUrl, apiKey: settings.agentApiKey };
+}
+
+/**
+ * What the pane says after saving when a secret was cleared because its URL moved to another
+ * origin ("The tenant changed: paste the API key for https://…"), or null.
+ */
+export function secretsClearedNotice(before: PublicSettings | null, after: PublicSettings): string | null {
+  if (!before) return null;
+  const parts: string[] = [];
+  const tenant = originOf(after.tenantUrl);
+  if (originOf(before.tenantUrl) !== tenant && tenant !== "") {
+    const lost = [
+      before.apiKeySet && !after.apiKeySet ? "the API key" : null,
+      before.scimTokenSet && !after.scimTokenSet ? "the SCIM token" : null,
+    ].filter((x): x is string => x !== null);
+    if (lost.length > 0) parts.push(`The tenant changed: paste ${lost.join(" and ")} for ${tenant}.`);
+  }
+  const chat = originOf(after.chatUrl);
+  if (originOf(before.chatUrl) !== chat && chat !== "" && before.agentApiKeySet && !after.agentApiKeySet) {
+    parts.push(`The agent chat URL changed: paste the agent API key for ${chat}.`);
+  }
+  return parts.length > 0
+    ? `${parts.join(" ")} Keys saved for the old address are never sent to a new one.`
+    : null;
 }
 
 function trimmed(v: string | undefined): string | undefined {
@@ -111,11 +268,19 @@ function trimmed(v: string | undefined): string | undefined {
 }
 
 /**
- * Applies a patch: validates URLs (HTTPS only, spec 5 rule 1; the chat URL within the tenant and
- * ending in `/chat/stream-chat-state`), trims, lowercases the external id (the chat API wants it
- * lowercase and trimmed). Throws a PlatformError naming the field; stores nothing on error.
+ * Applies a patch: checks every field's type, validates URLs (HTTPS only, spec 5 rule 1; the chat
+ * URL on the tenant's registrable domain or confirmed, and ending in `/chat/stream-chat-state`),
+ * trims, lowercases the external id (the chat API wants it lowercase and trimmed), and binds each
+ * secret to the origin it is saved for: a tenant moved to another origin clears the API key and the
+ * SCIM token, a chat URL moved clears the agent key, unless the same patch brings new ones. Throws a
+ * PlatformError naming the field; stores nothing on error.
  */
-export function mergeSettings(current: StoredSettings, patch: SettingsPatch): StoredSettings {
+export function mergeSettings(
+  current: StoredSettings,
+  rawPatch: SettingsPatch,
+  belongs: ChatUrlCheck,
+): StoredSettings {
+  const patch = parseSettingsPatch(rawPatch);
   const next: StoredSettings = { ...current };
   const tenantUrl = trimmed(patch.tenantUrl);
   if (tenantUrl !== undefined) {
@@ -135,7 +300,9 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
   }
   const chatUrl = trimmed(patch.chatUrl);
   if (chatUrl !== undefined) next.chatUrl = chatUrl;
-  if (next.chatUrl !== "" && (chatUrl !== undefined || tenantUrl !== undefined)) {
+  if (next.chatUrl === "") next.chatUrlConfirmed = "";
+  const chatTouched = chatUrl !== undefined || tenantUrl !== undefined || patch.confirmChatUrl !== undefined;
+  if (next.chatUrl !== "" && chatTouched) {
     const url = requireSecureUrl(next.chatUrl, "The agent chat URL");
     if (!url.pathname.endsWith("/chat/stream-chat-state")) {
       throw new PlatformError(
@@ -143,27 +310,56 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
         "The agent chat URL must end in /chat/stream-chat-state: copy it from the agent's settings.",
       );
     }
-    if (next.tenantUrl && !chatUrlBelongsToTenant(next.tenantUrl, next.chatUrl)) {
+    next.chatUrl = url.toString();
+    if (patch.confirmChatUrl === true) next.chatUrlConfirmed = next.chatUrl;
+    else if (patch.confirmChatUrl === false) next.chatUrlConfirmed = "";
+    if (!chatUrlAllowed(next, belongs)) {
       throw new PlatformError(
         "insecure-url",
-        `The agent chat URL (${url.host}) is not part of the tenant ${new URL(next.tenantUrl).host}. Use the chat URL of an agent of this tenant.`,
+        next.tenantUrl
+          ? `The agent chat URL (${url.host}) is not part of the tenant ${new URL(next.tenantUrl).host}. Use the chat URL of an agent of this tenant, or confirm that you trust ${url.host}.`
+          : `No tenant URL is set, so the agent chat URL (${url.host}) cannot be checked. Enter the tenant URL, or confirm that you trust ${url.host}.`,
       );
     }
-    next.chatUrl = url.toString();
   }
   const externalId = trimmed(patch.externalId);
   if (externalId !== undefined) next.externalId = externalId.toLowerCase();
   const email = trimmed(patch.email);
   if (email !== undefined) next.email = email;
-  if (patch.userAttributes !== undefined) {
-    const attrs = z.array(UserAttributeSchema).safeParse(patch.userAttributes);
-    if (!attrs.success)
-      throw new PlatformError("bad-request", "Each user attribute needs a name and a value.");
-    next.userAttributes = attrs.data;
-  }
-  for (const key of ["apiKey", "agentApiKey", "scimToken"] as const) {
-    const v = trimmed(patch[key]);
-    if (v !== undefined) next[key] = v;
-  }
+  if (patch.userAttributes !== undefined) next.userAttributes = patch.userAttributes;
+  bindSecrets(current, next, patch);
   return next;
+}
+
+const BINDINGS = [
+  { secret: "apiKey", bound: "apiKeyFor", url: "tenantUrl" },
+  { secret: "scimToken", bound: "scimTokenFor", url: "tenantUrl" },
+  { secret: "agentApiKey", bound: "agentApiKeyFor", url: "chatUrl" },
+] as const;
+
+/**
+ * A secret in the patch is saved for the origin its URL has after the patch. A secret not in the
+ * patch stays only while its URL keeps its origin. A secret saved before any URL was set is bound
+ * to the first one set: no host could have received it yet.
+ */
+function bindSecrets(current: StoredSettings, next: StoredSettings, patch: SettingsPatch): void {
+  for (const { secret, bound, url } of BINDINGS) {
+    const origin = originOf(next[url]);
+    const given = trimmed(patch[secret]);
+    if (given !== undefined) {
+      next[secret] = given;
+      next[bound] = given === "" ? "" : origin;
+      continue;
+    }
+    if (next[secret] === "") {
+      next[bound] = "";
+      continue;
+    }
+    const wasUnbound = current[bound] === "" && originOf(current[url]) === "";
+    if (wasUnbound) next[bound] = origin;
+    else if (next[bound] !== origin) {
+      next[secret] = "";
+      next[bound] = "";
+    }
+  }
 }

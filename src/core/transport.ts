@@ -3,7 +3,8 @@
  * a transport is passed in (`fetchTransport` in a browser or Node, one over UrlFetchApp in Apps
  * Script), so the same code serves every host and is tested over real sockets.
  */
-import { PlatformError } from "./errors.js";
+import { PlatformError, redirectNotFollowed } from "./errors.js";
+import { formatBytes } from "./limits.js";
 
 export type HttpMethod = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
 
@@ -44,30 +45,66 @@ function headersToRecord(headers: Headers): Record<string, string> {
   return out;
 }
 
+/** The answer was larger than the add-in reads. */
+export function responseTooLarge(maxBytes: number): PlatformError {
+  return new PlatformError(
+    "invalid-response",
+    `The service's answer is larger than ${formatBytes(maxBytes)}, the add-in's limit, and was not read. Try again; if it persists, ask an admin to check the service.`,
+  );
+}
+
 /**
  * The default transport over a `fetch` function (the global one unless another is given). Network
- * failures become `network` errors; an abort surfaces as the signal's reason.
+ * failures become `network` errors; an abort surfaces as the signal's reason. Only GET follows
+ * redirects (`redirect: "manual"` for the rest): see `redirectNotFollowed`.
  */
 export function fetchTransport(fetchFn: typeof fetch = (...args) => globalThis.fetch(...args)): Transport {
   return async (request) => {
     // fetch owns Content-Length (it is a forbidden header name in browsers).
     const { "Content-Length": _length, ...headers } = request.headers;
-    const init: RequestInit = { method: request.method, headers, signal: request.signal ?? null };
+    const init: RequestInit = {
+      method: request.method,
+      headers,
+      signal: request.signal ?? null,
+      redirect: request.method === "GET" ? "follow" : "manual",
+    };
     // An empty body as bytes: a string would add a bogus "Content-Type: text/plain".
     if (request.body !== undefined) init.body = request.body === "" ? new Uint8Array(0) : request.body;
     const response = await fetchFn(request.url, init);
+    // A browser answers a manual redirect with an opaque response (status 0, no headers); Node
+    // hands over the 3xx itself, which the client reads as an error naming its Location.
+    if (response.type === "opaqueredirect") {
+      await response.body?.cancel().catch(() => {});
+      throw redirectNotFollowed(0, null);
+    }
     return { status: response.status, headers: headersToRecord(response.headers), body: response.body };
   };
 }
 
-/** Reads a whole body as text, whatever form it came in. */
-export async function readBodyText(body: HttpResponse["body"]): Promise<string> {
+/**
+ * Reads a whole body as text, whatever form it came in. Past `maxBytes` it stops reading and throws
+ * `responseTooLarge` (a string body is measured in characters).
+ */
+export async function readBodyText(body: HttpResponse["body"], maxBytes = Infinity): Promise<string> {
   if (body == null) return "";
-  if (typeof body === "string") return body;
+  if (typeof body === "string") {
+    if (body.length > maxBytes) throw responseTooLarge(maxBytes);
+    return body;
+  }
   const decoder = new TextDecoder();
   let text = "";
+  let size = 0;
   for await (const chunk of iterateChunks(body)) {
+    size += chunk.length;
+    if (size > maxBytes) break;
     text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  if (size > maxBytes) {
+    // The loop released the reader: cancelling frees the connection instead of draining it.
+    if (typeof (body as ReadableStream).cancel === "function") {
+      await (body as ReadableStream).cancel().catch(() => {});
+    }
+    throw responseTooLarge(maxBytes);
   }
   return text + decoder.decode();
 }

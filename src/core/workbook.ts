@@ -3,6 +3,8 @@
  * active cell, and the words the user reads about them. Shared by the task pane, the Excel
  * right-click command and the Apps Script menu, so every host says the same thing.
  */
+import { revealInvisible } from "./display.js";
+import type { PlatformError } from "./errors.js";
 import {
   describePlacement,
   findPlacementAt,
@@ -71,25 +73,93 @@ export function planDisconnectAt(placed: readonly PlacedReport[], at: PlacementA
 }
 
 function describeCell(at: PlacementAt): string {
-  return `${at.sheetName}!${at.cell.replace(/\$/g, "").toUpperCase()}`;
+  return `${revealInvisible(at.sheetName)}!${at.cell.replace(/\$/g, "").toUpperCase()}`;
 }
 
-/** The toast after a disconnect: what happened, judged from the report the service returned. */
+/** A report's name for a message: invisible and reordering characters shown (display.ts). */
+export function reportName(report: { name: string }): string {
+  return revealInvisible(report.name);
+}
+
+/** Whether `report` still holds the placement (by key, or by placement id). */
+function holdsPlacement(report: Report, placement: PlacedReport): boolean {
+  return placementsOf(report).some(
+    (p) => placementKey(report, p) === placement.key || (placement.id != null && p.id === placement.id),
+  );
+}
+
+/**
+ * The toast after a disconnect: what happened, judged from the report the service returned.
+ * "Disconnected" only when the answer is the report asked for and the placement is gone from it;
+ * another report (a redirect, a confused proxy) proves nothing.
+ */
 export function disconnectOutcomeMessage(
   placement: PlacedReport,
   returned: Report,
 ): { ok: boolean; message: string } {
   const where = describePlacement(placement);
-  const stillThere = placementsOf(returned).some(
-    (p) => placementKey(returned, p) === placement.key || (placement.id != null && p.id === placement.id),
-  );
-  if (stillThere) {
+  const asked = placement.report;
+  if (returned.id !== asked.id || returned.deploymentId !== asked.deploymentId) {
     return {
       ok: false,
-      message: `The service kept ${returned.name} at ${where}: it did not recognise the placement. Refresh and try again.`,
+      message: `The service answered with another report (${reportName(returned)}, id ${returned.id}) instead of ${reportName(asked)}: it is not known whether ${where} was disconnected. Refresh to see.`,
     };
   }
-  return { ok: true, message: `Disconnected ${returned.name} from ${where}; the cells keep their values.` };
+  if (holdsPlacement(returned, placement)) {
+    return {
+      ok: false,
+      message: `The service kept ${reportName(returned)} at ${where}: it did not recognise the placement. Refresh and try again.`,
+    };
+  }
+  return {
+    ok: true,
+    message: `Disconnected ${reportName(returned)} from ${where}; the cells keep their values.`,
+  };
+}
+
+/**
+ * Whether a failed disconnect may still have been applied: the request may have reached the
+ * service (a time-out, a broken connection, a 5xx other than 503, an answer that could not be read).
+ * Then the list is reloaded, and `disconnectOutcomeAfterReload` says what it shows.
+ */
+export function disconnectMayHaveApplied(error: PlatformError): boolean {
+  return (
+    error.kind === "timeout" ||
+    error.kind === "network" ||
+    error.kind === "invalid-response" ||
+    (error.kind === "server" && error.status !== 503)
+  );
+}
+
+/** What a reloaded list says about a disconnect whose answer was lost (`reports`: null when the reload failed too). */
+export function disconnectOutcomeAfterReload(
+  placement: PlacedReport,
+  error: PlatformError,
+  reports: readonly Report[] | null,
+): { ok: boolean; message: string } {
+  const where = describePlacement(placement);
+  const name = reportName(placement.report);
+  // "Try again" would mislead before the reload says whether it is needed.
+  const failure = error.message.replace(/\s*Try again[^.]*\.$/, "");
+  if (reports === null) {
+    return {
+      ok: false,
+      message: `${failure} The disconnect of ${name} from ${where} may still have been applied, and the list could not be reloaded: press Refresh to see.`,
+    };
+  }
+  const report = reports.find(
+    (r) => r.id === placement.report.id && r.deploymentId === placement.report.deploymentId,
+  );
+  if (report && holdsPlacement(report, placement)) {
+    return {
+      ok: false,
+      message: `${failure} The list was reloaded: ${name} is still at ${where}, so nothing was disconnected. Try again.`,
+    };
+  }
+  return {
+    ok: true,
+    message: `${failure} The list was reloaded: ${name} is no longer at ${where}, so the disconnect was applied; the cells keep their values.`,
+  };
 }
 
 /** Replaces a report in a list by id (the service's answer replaces the one shown). */

@@ -2,12 +2,14 @@
  * The PlatformGateway for hosts whose pane calls the service itself (Excel and the preview): the
  * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
  */
-import { createAgentChat } from "../core/chat.js";
+import type { RandomBytes } from "../core/chat.js";
 import { createPlatformClient, type PlatformClient, toDirectoryUserPage } from "../core/client.js";
 import { PlatformError } from "../core/errors.js";
 import type { Report } from "../core/schema.js";
 import {
   agentChatSettings,
+  type ChatUrlCheck,
+  managementAccess,
   mergeSettings,
   readStoredSettings,
   type SettingsPatch,
@@ -30,31 +32,40 @@ export interface DirectGatewayOptions {
   transport?: Transport;
   /** Settings used until the user saves their own (the preview fills in the sandbox). */
   defaults?: SettingsPatch;
+  /** A cryptographic random source for message ids; the Web Crypto API's by default. */
+  randomBytes?: RandomBytes;
 }
+
+/**
+ * The chat URL check, with the Public Suffix List it needs: loaded when a chat URL is first checked,
+ * so the pane's first screen does without it (about 48 KB gzipped).
+ */
+let chatUrlCheck: Promise<ChatUrlCheck> | null = null;
+function loadChatUrlCheck(): Promise<ChatUrlCheck> {
+  chatUrlCheck ??= import("../core/domains.js").then((m) => m.chatUrlBelongsToTenant);
+  return chatUrlCheck;
+}
+
+const webCryptoRandomBytes: RandomBytes = (length) =>
+  globalThis.crypto.getRandomValues(new Uint8Array(length));
 
 export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
   const { store, transport } = options;
 
   async function load(): Promise<StoredSettings> {
     const text = await store.get(SETTINGS_KEY);
-    if (text == null && options.defaults) return mergeSettings(readStoredSettings(null), options.defaults);
+    if (text == null && options.defaults) {
+      return mergeSettings(readStoredSettings(null), options.defaults, await loadChatUrlCheck());
+    }
     return readStoredSettings(text);
   }
 
   async function client(): Promise<{ client: PlatformClient; settings: StoredSettings }> {
     const settings = await load();
-    if (!settings.tenantUrl)
-      throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
-    if (!settings.apiKey)
-      throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
     return {
       settings,
-      client: createPlatformClient({
-        baseUrl: settings.tenantUrl,
-        token: settings.apiKey,
-        scimToken: settings.scimToken || undefined,
-        ...(transport ? { transport } : {}),
-      }),
+      // Each key only for the tenant it was saved for (managementAccess).
+      client: createPlatformClient({ ...managementAccess(settings), ...(transport ? { transport } : {}) }),
     };
   }
 
@@ -66,7 +77,14 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
   }
 
   async function agent() {
-    return createAgentChat({ ...agentChatSettings(await load()), ...(transport ? { transport } : {}) });
+    const settings = await load();
+    // The chat client (NDJSON, answers, limits) loads with the first question, like the chat's UI.
+    const { createAgentChat } = await import("../core/chat.js");
+    return createAgentChat({
+      ...agentChatSettings(settings, await loadChatUrlCheck()),
+      randomBytes: options.randomBytes ?? webCryptoRandomBytes,
+      ...(transport ? { transport } : {}),
+    });
   }
 
   return {
@@ -74,7 +92,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
       return toPublicSettings(await load());
     },
     async saveSettings(patch) {
-      const next = mergeSettings(await load(), patch);
+      const next = mergeSettings(await load(), patch, await loadChatUrlCheck());
       await store.set(SETTINGS_KEY, JSON.stringify(next));
       return toPublicSettings(next);
     },
@@ -94,10 +112,13 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
       return (await client()).client.disconnectReportFromWorkbook(deploymentId, reportId, input);
     },
     async listScimUsers({ count, startIndex }): Promise<ScimUserPage> {
-      const settings = await load();
-      if (!settings.scimToken)
-        throw new PlatformError("unauthorized", "No SCIM token is set. Open Settings and paste one.");
-      const page = await (await client()).client.listScimUsers({ count, startIndex });
+      const { client: c, settings } = await client();
+      if (!managementAccess(settings).scimToken)
+        throw new PlatformError(
+          "unauthorized",
+          "No SCIM token is set for this tenant. Open Settings and paste one.",
+        );
+      const page = await c.listScimUsers({ count, startIndex });
       return toDirectoryUserPage(page, startIndex);
     },
     async ask(request, opts = {}) {

@@ -284,11 +284,36 @@ describe("errors and retries", () => {
     expect(seen).toHaveLength(3);
   });
 
-  it("retries a DELETE on 500 (rule 9 makes it safe)", async () => {
+  it("retries a DELETE once, and only when the service said it did not act on it (503, 429)", async () => {
     let n = 0;
-    handler = (_req, res) => (++n === 1 ? json(res, 500, {}) : json(res, 200, fullReport()));
+    handler = (_req, res) => (++n === 1 ? json(res, 503, {}) : json(res, 200, fullReport()));
     await client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" });
     expect(seen.map((s) => s.method)).toEqual(["DELETE", "DELETE"]);
+  });
+
+  it("one click is at most two DELETEs: a service that keeps answering 503 gets no third", async () => {
+    handler = (_req, res) => json(res, 503, { message: "busy" });
+    const error = await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
+    expect(error.status).toBe(503);
+    expect(seen.map((s) => s.method)).toEqual(["DELETE", "DELETE"]);
+  });
+
+  it.each([500, 502, 504])(
+    "never repeats a DELETE after a %i: the service may have applied it",
+    async (status) => {
+      handler = (_req, res) => json(res, status, {});
+      await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
+      expect(seen).toHaveLength(1);
+    },
+  );
+
+  it("never repeats a DELETE after a time-out: the service may have applied it", async () => {
+    handler = () => {}; // never answers
+    const error = await failure(
+      client({ timeoutMs: 50 }).disconnectReportFromWorkbook(1, 101, { placementId: "p1" }),
+    );
+    expect(error.kind).toBe("timeout");
+    expect(seen).toHaveLength(1);
   });
 
   it("honours Retry-After on 429", async () => {

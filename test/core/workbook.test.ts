@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  disconnectMayHaveApplied,
+  disconnectOutcomeAfterReload,
   disconnectOutcomeMessage,
+  PlatformError,
   placedReports,
   planDisconnectAt,
   relativeTime,
@@ -79,5 +82,50 @@ describe("the workbook view shared by the pane and the host commands", () => {
     expect(relativeTime("2026-11-21T12:00:00Z", now)).toBe("yesterday");
     expect(relativeTime("garbage", now)).toBeNull();
     expect(relativeTime(null, now)).toBeNull();
+  });
+});
+
+describe("what a disconnect's answer proves", () => {
+  const [p1] = placedReports([report]);
+  const gone = { ...report, externalWorkbookPlacements: report.externalWorkbookPlacements!.slice(1) };
+
+  it('"Disconnected" only when the answer is the report asked for, without the placement', () => {
+    expect(disconnectOutcomeMessage(p1!, gone).ok).toBe(true);
+    const another = fullReport({ id: 999, name: "Head count", externalWorkbookPlacements: [] });
+    const outcome = disconnectOutcomeMessage(p1!, another);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/answered with another report \(Head count, id 999\)/);
+    expect(outcome.message).not.toMatch(/^Disconnected/);
+    const otherDeployment = { ...gone, deploymentId: 2 };
+    expect(disconnectOutcomeMessage(p1!, otherDeployment).ok).toBe(false);
+  });
+
+  it("a time-out, a broken connection or a 5xx may have been applied; a refusal or a 503 was not", () => {
+    const err = (kind: PlatformError["kind"], status: number | null = null) =>
+      new PlatformError(kind, "x", { status });
+    expect(disconnectMayHaveApplied(err("timeout"))).toBe(true);
+    expect(disconnectMayHaveApplied(err("network"))).toBe(true);
+    expect(disconnectMayHaveApplied(err("server", 502))).toBe(true);
+    expect(disconnectMayHaveApplied(err("server", 503))).toBe(false);
+    expect(disconnectMayHaveApplied(err("forbidden", 403))).toBe(false);
+    expect(disconnectMayHaveApplied(err("bad-request", 307))).toBe(false);
+  });
+
+  it("after a time-out, the reloaded list says whether the disconnect was applied", () => {
+    const timeout = new PlatformError("timeout", "The service did not answer within 30 s. Try again.");
+    const applied = disconnectOutcomeAfterReload(p1!, timeout, [gone]);
+    expect(applied).toEqual({
+      ok: true,
+      message:
+        "The service did not answer within 30 s. The list was reloaded: Revenue by region is no longer at Sales!B2:F20, so the disconnect was applied; the cells keep their values.",
+    });
+    const notApplied = disconnectOutcomeAfterReload(p1!, timeout, [report]);
+    expect(notApplied.ok).toBe(false);
+    expect(notApplied.message).toMatch(/is still at Sales!B2:F20, so nothing was disconnected. Try again\.$/);
+    expect(disconnectOutcomeAfterReload(p1!, timeout, null).message).toMatch(
+      /may still have been applied, and the list could not be reloaded: press Refresh/,
+    );
+    // The report no longer listed at all: nothing of it is placed here any more.
+    expect(disconnectOutcomeAfterReload(p1!, timeout, []).ok).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
  * The core's clients (`createPlatformClient`, `createAgentChat`) against the sandbox over loopback
  * HTTP, with the demo data: the client's disconnect inputs and the service's reading of them agree.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentChat } from "../../src/core/chat.js";
 import { createPlatformClient } from "../../src/core/client.js";
@@ -108,6 +109,7 @@ describe("createAgentChat against the sandbox", () => {
       chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
       apiKey: DEMO_AGENT_KEY,
       sessionSettings: { externalId: "ann", userAttributes: [{ name: "region", value: "EU" }] },
+      randomBytes: (n) => new Uint8Array(randomBytes(n)),
     });
 
   it("gets the answer and keeps the conversation with the chatId", async () => {

@@ -54,6 +54,7 @@ function streamOf(lines: ChatMessage[], options: AskOptions): AgentAnswer {
     chatId: (cutoff?.state?.chatId as string) ?? null,
     messageId: "1-message",
     messages,
+    incomplete: null,
   };
 }
 

@@ -161,6 +161,7 @@ export const CONNECTED: PublicSettings = {
   apiKeySet: true,
   agentApiKeySet: true,
   scimTokenSet: false,
+  chatUrlConfirmed: false,
 };
 
 interface Deferred<T> {

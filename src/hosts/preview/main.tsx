@@ -61,8 +61,13 @@ async function start() {
   );
 
   // Settings are kept per sandbox: a sandbox started later (another port, fresh data) starts from
-  // the demo settings instead of a stored address that no longer answers.
-  const store = createLocalStorageSecretStore(`rp-preview:${new URL(config.sandboxUrl).host}:`);
+  // the demo settings instead of a stored address that no longer answers. They live in the tab's
+  // sessionStorage, not localStorage: keys typed into the demo are gone when its tab closes, rather
+  // than left in plain text in the browser profile.
+  const store = createLocalStorageSecretStore(
+    `rp-preview:${new URL(config.sandboxUrl).host}:`,
+    globalThis.sessionStorage,
+  );
   const gateway = createDirectGateway({ store, defaults: config.defaults });
   const host = createPreviewHost(workbook, gateway);
 

@@ -14,25 +14,42 @@
  * whether each one is set.
  */
 import "./server/web-globals.js";
-import { type AgentAnswer, createSyncAgentChat } from "../../core/chat.js";
+import {
+  AskArgumentSchema,
+  ChatIdArgumentSchema,
+  checkArgument,
+  DisconnectArgumentsSchema,
+  RangeTargetArgumentSchema,
+  ScimPageArgumentSchema,
+} from "../../core/arguments.js";
+import { type AgentAnswer, createSyncAgentChat, newMessageId, type RandomBytes } from "../../core/chat.js";
 import {
   createSyncPlatformClient,
   type SyncPlatformClient,
   tenantOrigin,
   toDirectoryUserPage,
 } from "../../core/client.js";
+import { chatUrlBelongsToTenant } from "../../core/domains.js";
 import { PlatformError } from "../../core/errors.js";
 import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
 import {
   agentChatSettings,
-  chatUrlBelongsToTenant,
+  chatUrlAllowed,
+  managementAccess,
   mergeSettings,
   type PublicSettings,
   type SettingsPatch,
   type StoredSettings,
   toPublicSettings,
 } from "../../core/settings.js";
-import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
+import {
+  disconnectMayHaveApplied,
+  disconnectOutcomeAfterReload,
+  disconnectOutcomeMessage,
+  type PlacedReport,
+  placedReports,
+  planDisconnectAt,
+} from "../../core/workbook.js";
 import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
@@ -107,6 +124,7 @@ export function disconnectReportHere(): void {
   // Once a DELETE was sent, the list may have changed, even if its answer was lost: the open
   // sidebar's next poll sees a new revision and reloads.
   let sentTo: string | null = null;
+  let sent: { placement: PlacedReport; client: SyncPlatformClient; deploymentId: number } | null = null;
   try {
     settings = loadSettings();
     const { client } = platformClient(settings);
@@ -121,11 +139,22 @@ export function disconnectReportHere(): void {
     }
     const report = plan.placement.report;
     sentTo = context.workbookId;
+    sent = { placement: plan.placement, client, deploymentId: requireDeployment(settings) };
     const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
     toast(disconnectOutcomeMessage(plan.placement, returned).message);
   } catch (error) {
     const known = settings;
-    toast(toPlatformError(error, () => (known ? secretsOf(known) : [])).message);
+    const failure = toPlatformError(error, () => (known ? secretsOf(known) : []));
+    if (sent && sentTo && disconnectMayHaveApplied(failure)) {
+      // The answer was lost, not necessarily the disconnect: the list as it is now tells.
+      let reports: Report[] | null = null;
+      try {
+        reports = sent.client.listReports(sent.deploymentId, { externalWorkbookId: sentTo });
+      } catch {
+        reports = null;
+      }
+      toast(disconnectOutcomeAfterReload(sent.placement, failure, reports).message);
+    } else toast(failure.message);
   } finally {
     if (sentTo !== null) noteWorkbookEdited(sentTo);
   }
@@ -164,7 +193,7 @@ export function refreshPane(): Envelope<RevisedSnapshot> {
 
 export function selectRange(target: RangeTarget): Envelope<null> {
   return respond(() => {
-    selectRangeIn(target);
+    selectRangeIn(checkArgument(RangeTargetArgumentSchema, target, "the range to select"));
     return null;
   });
 }
@@ -173,13 +202,13 @@ export function getSettings(): Envelope<PublicSettings> {
   return sidebarCall((settings) => toPublicSettings(settings));
 }
 
-/** Validates with the core's rules (HTTPS, chat URL inside the tenant) and stores; never returns a secret. */
+/**
+ * Validates with the core's rules (each field's type, HTTPS, the chat URL on the tenant's domain or
+ * confirmed, each secret bound to its origin) and stores; never returns a secret.
+ */
 export function saveSettings(patch: SettingsPatch): Envelope<PublicSettings> {
   return sidebarCall((settings) => {
-    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
-      throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
-    }
-    const next = mergeSettings(settings, patch);
+    const next = mergeSettings(settings, patch, chatUrlBelongsToTenant);
     storeSettings(next);
     return toPublicSettings(next);
   });
@@ -195,19 +224,23 @@ export function disconnectPlacement(
   reportId: number,
   input: DisconnectInput,
 ): Envelope<Report> {
-  return sidebarCall((settings) =>
-    platformClient(settings).client.disconnectReportFromWorkbook(deploymentId, reportId, input),
-  );
+  return sidebarCall((settings) => {
+    const args = checkArgument(DisconnectArgumentsSchema, [deploymentId, reportId, input], "the placement");
+    return platformClient(settings).client.disconnectReportFromWorkbook(...args);
+  });
 }
 
 export function listScimUsers(page: { count: number; startIndex: number }): Envelope<ScimUserPage> {
   return sidebarCall((settings) => {
-    if (!settings.scimToken) {
-      throw new PlatformError("unauthorized", "No SCIM token is set. Open Settings and paste one.");
+    const { count, startIndex } = checkArgument(ScimPageArgumentSchema, page, "the page of users");
+    if (!managementAccess(settings).scimToken) {
+      throw new PlatformError(
+        "unauthorized",
+        "No SCIM token is set for this tenant. Open Settings and paste one.",
+      );
     }
     const { client } = platformClient(settings);
-    const result = client.listScimUsers({ count: page?.count, startIndex: page?.startIndex });
-    return toDirectoryUserPage(result, page?.startIndex);
+    return toDirectoryUserPage(client.listScimUsers({ count, startIndex }), startIndex);
   });
 }
 
@@ -219,17 +252,19 @@ export function listScimUsers(page: { count: number; startIndex: number }): Enve
 export function askAgent(request: AskInput & { messageId?: string }): Envelope<AgentAnswer> {
   const startedAt = Date.now();
   return sidebarCall((settings) => {
-    const messageId = request?.messageId ?? newMessageId();
+    const ask = checkArgument(AskArgumentSchema, request, "the question");
+    // The argument check keeps only the question's fields; the messageId is checked on its own.
+    const messageId = request?.messageId ?? newMessageId(Date.now(), uuidRandomBytes);
     if (typeof messageId !== "string" || !MESSAGE_ID_PATTERN.test(messageId)) {
       throw new PlatformError("bad-request", "The question could not be sent (its message id is malformed).");
     }
     return askWithinLimits({
       chat: agentChat(settings, { retries: false }),
       request: {
-        input: request?.input,
-        chatId: request?.chatId,
+        input: ask.input,
+        chatId: ask.chatId ?? undefined,
         messageId,
-        sessionSettings: request?.sessionSettings ?? sessionSettingsOf(settings),
+        sessionSettings: ask.sessionSettings ?? sessionSettingsOf(settings),
       },
       startedAt,
       now: () => Date.now(),
@@ -264,11 +299,6 @@ function stopRequested(messageId: string): boolean {
   } catch {
     return false; // the cache is unavailable: the answer is shown, as it would be without Stop
   }
-}
-
-/** platform-api.md's pattern (`<ms>-message`), with random digits so two users never share one. */
-function newMessageId(): string {
-  return `${Date.now()}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}-message`;
 }
 
 /** The sidebar's chunk files (`SidebarChunk_*`), named by the build; the only files this serves. */
@@ -308,7 +338,7 @@ export function loadSidebarChunks(names: string[]): Envelope<string[]> {
 /** Stops a running answer (the sidebar calls it while `askAgent` still runs in another execution). */
 export function abortChat(chatId: string): Envelope<null> {
   return sidebarCall((settings) => {
-    if (typeof chatId !== "string" || chatId === "") {
+    if (!ChatIdArgumentSchema.safeParse(chatId).success) {
       throw new PlatformError("bad-request", "There is no conversation to stop.");
     }
     agentChat(settings).abort(chatId, settings.externalId ? { externalId: settings.externalId } : undefined);
@@ -332,42 +362,38 @@ function sidebarCall<T>(work: (settings: StoredSettings) => T): Envelope<T> {
 
 /**
  * The only places a request may go: the configured tenant and the configured chat URL, and the
- * chat URL only while it belongs to that tenant. Saving checks that already; checking again here
- * keeps a stored value that skipped the check (an older version's) from receiving the agent key.
+ * chat URL only while it is on the tenant's domain or confirmed. Saving checks that already;
+ * checking again here keeps a stored value that skipped the check (an older version's) from
+ * receiving the agent key.
  */
 function destinationsOf(settings: StoredSettings): Destinations {
   let tenantBase: string | null = null;
   if (settings.tenantUrl) tenantBase = tenantOrigin(settings.tenantUrl);
-  const chatUrl =
-    settings.chatUrl && chatUrlAllowed(settings.tenantUrl, settings.chatUrl) ? settings.chatUrl : null;
+  const chatUrl = chatUrlAllowed(settings, chatUrlBelongsToTenant) ? settings.chatUrl : null;
   return { tenantBase, chatUrl };
 }
 
-function chatUrlAllowed(tenantUrl: string, chatUrl: string): boolean {
-  if (!tenantUrl) return true;
-  try {
-    return chatUrlBelongsToTenant(tenantUrl, chatUrl);
-  } catch {
-    return false; // not a URL at all
+/** Utilities.getUuid: a random (version 4) UUID from a cryptographic source; its fixed bits are skipped. */
+const uuidRandomBytes: RandomBytes = (length) => {
+  const out: number[] = [];
+  while (out.length < length) {
+    const hex = Utilities.getUuid().replace(/-/g, "");
+    for (let i = 0; i < 16 && out.length < length; i++) {
+      if (i !== 6 && i !== 8) out.push(Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+    }
   }
-}
+  return Uint8Array.from(out);
+};
 
 function sleep(ms: number): void {
   Utilities.sleep(ms);
 }
 
 function platformClient(settings: StoredSettings): { client: SyncPlatformClient } {
-  if (!settings.tenantUrl) {
-    throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
-  }
-  if (!settings.apiKey) {
-    throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
-  }
   return {
     client: createSyncPlatformClient({
-      baseUrl: settings.tenantUrl,
-      token: settings.apiKey,
-      scimToken: settings.scimToken || undefined,
+      // Each key only for the tenant it was saved for.
+      ...managementAccess(settings),
       transport: createUrlFetchTransport(destinationsOf(settings)),
       sleep,
     }),
@@ -383,7 +409,8 @@ function requireDeployment(settings: StoredSettings): number {
 
 function agentChat(settings: StoredSettings, options: { retries?: boolean } = {}) {
   return createSyncAgentChat({
-    ...agentChatSettings(settings),
+    ...agentChatSettings(settings, chatUrlBelongsToTenant),
+    randomBytes: uuidRandomBytes,
     transport: createUrlFetchTransport(destinationsOf(settings)),
     sleep,
     // askAgent retries itself, watching the 6-minute clock.

@@ -9,6 +9,7 @@
  * one, or `forwardTo()`, which makes the request for real over loopback (synchronously: a worker
  * thread fetches while the test blocks in Atomics.wait) so the same flows run against the sandbox.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -350,6 +351,8 @@ export function loadAppsScript(options: WorldOptions = {}): World {
         world.sleeps.push(ms);
         clock.spend(ms);
       },
+      // A random (version 4) UUID, as java.util.UUID.randomUUID() gives one.
+      getUuid: () => randomUUID(),
     },
     Session: {
       getActiveUser: () => ({ getEmail: () => "" }),

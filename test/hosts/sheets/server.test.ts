@@ -294,6 +294,7 @@ describe("settings", () => {
       apiKeySet: true,
       agentApiKeySet: true,
       scimTokenSet: true,
+      chatUrlConfirmed: false,
     });
     expect(callOk(world, "getSettings")).toEqual(saved);
     expectNoSecret(saved);
@@ -348,7 +349,7 @@ describe("settings", () => {
       expect(answer.ok).toBe(false);
       expect(answer.error?.kind).toBe("insecure-url");
       expect(answer.error?.message).toMatch(
-        /only sends requests to the tenant and agent URLs in Settings, not to collector\.evil\.example/,
+        /agent chat URL \(https:\/\/collector\.evil\.example\) is not on the tenant's domain and was not confirmed/,
       );
       expectNoSecret(answer);
     }
