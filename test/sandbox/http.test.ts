@@ -103,6 +103,31 @@ describe("errors answer JSON {message} with a fitting status and change no state
     });
   });
 
+  it("a path that is not valid percent-encoding is 400 with a JSON {message}, and the sandbox serves on", async () => {
+    await unchanged(1, async () => {
+      for (const path of [
+        "/api/v1/deployments/%E0%A4%A/reports",
+        "/%E0%A4%A",
+        `/api/v1/deployments/1/reports/%FF/connect-workbook`,
+        "/api/v1/public/sandbox/agents/%E0%A4%A/chat/stream-chat-state",
+        "/api/scim/v2/%E0%A4%A",
+      ]) {
+        for (const auth of [`Bearer ${KEY}`, null]) {
+          const method = path.includes("connect-workbook")
+            ? "DELETE"
+            : path.includes("/chat/")
+              ? "POST"
+              : "GET";
+          const answer = await call(sandbox.url, path, { method, auth });
+          expect(answer.status, `${method} ${path}`).toBe(400);
+          expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+          expect(answer.json.message, path).toMatch(/malformed/i);
+        }
+      }
+    });
+    expect((await call(sandbox.url, "/api/v1/deployments")).status).toBe(200);
+  });
+
   it("a path id that is not a number is 400", async () => {
     expect((await call(sandbox.url, "/api/v1/deployments/one/reports")).status).toBe(400);
     expect((await call(sandbox.url, "/api/v1/deployments/1/reports/x1")).status).toBe(400);
