@@ -50,8 +50,16 @@ export function errorResponse(error: HttpError): Response {
 
 /** The whole request body as text; 413 past `MAX_BODY_BYTES`. */
 export async function readBodyText(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) throw tooLarge(true);
+  const header = request.headers.get("content-length");
+  const declared = header === null ? Number.NaN : Number(header);
+  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(true);
+  if (declared <= MAX_BODY_BYTES) {
+    // A declared length frames the body exactly (HTTP/1.1): within the limit it is read at once.
+    const text = await request.text();
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(false);
+    return text;
+  }
+  // No length (a chunked body) or one over the limit: read it piece by piece, counting.
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -85,6 +85,30 @@ describe("errors answer JSON {message} with a fitting status and change no state
     expect((await call(sandbox.url, disconnectPath(1), { method: "DELETE", body })).status).toBe(200);
   });
 
+  it("a chunked body (no Content-Length) is held to the same 1 MB", async () => {
+    const chunked = (text: string) =>
+      fetch(`${sandbox.url}${disconnectPath(1)}`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+        body: new ReadableStream({
+          start(controller) {
+            const bytes = new TextEncoder().encode(text);
+            for (let i = 0; i < bytes.length; i += 64 * 1024)
+              controller.enqueue(bytes.slice(i, i + 64 * 1024));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    await unchanged(1, async () => {
+      const over = await chunked(JSON.stringify({ placementId: "p-1", pad: "x".repeat(1024 * 1024) }));
+      expect(over.status).toBe(413);
+      expect((await over.json()).message).toMatch(/1 MB/);
+      const under = await chunked(JSON.stringify({ placementId: "nothing", pad: "x".repeat(1000 * 1000) }));
+      expect(under.status).toBe(200);
+    });
+  });
+
   it("a wrong method is 405 with an Allow header", async () => {
     await unchanged(1, async () => {
       for (const [method, path, allow] of [
