@@ -124,6 +124,10 @@ describe("errors answer JSON {message} with a fitting status and change no state
         expect(answer.headers.get("allow")).toBe(allow);
         expect(typeof answer.json.message).toBe("string");
       }
+      // HEAD is not among the methods the service lists, not even where GET is.
+      const head = await call(sandbox.url, reportPath(1), { method: "HEAD" });
+      expect(head.status).toBe(405);
+      expect(head.headers.get("allow")).toBe("GET");
     });
   });
 
