@@ -2,10 +2,9 @@
  * The management API the add-in uses: deployments, reports (list, get) and the disconnect of spec
  * 4.1. The matching rules are the core's (`applyDisconnect`); this file only serves them.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyDisconnect, placementsOf } from "../core/placements.js";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
-import { describeZodIssues, HttpError, readJsonBody, sendJson } from "./respond.js";
+import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -17,13 +16,13 @@ export function pathId(text: string, name: string): number {
   return Number(text);
 }
 
-export function listDeployments(state: SandboxState, req: IncomingMessage, res: ServerResponse): void {
-  const token = state.authorizeManagement(req);
-  sendJson(res, 200, { items: state.deploymentsFor(token) });
+export function listDeployments(state: SandboxState, request: Request): Response {
+  const token = state.authorizeManagement(request);
+  return jsonResponse(200, { items: state.deploymentsFor(token) });
 }
 
-function requireDeployment(state: SandboxState, req: IncomingMessage, deploymentId: number): void {
-  state.authorizeManagement(req, deploymentId);
+function requireDeployment(state: SandboxState, request: Request, deploymentId: number): void {
+  state.authorizeManagement(request, deploymentId);
   if (!state.deployments.has(deploymentId)) throw new HttpError(404, `No deployment ${deploymentId}.`);
 }
 
@@ -93,12 +92,11 @@ function intParam(params: URLSearchParams, name: string): number | undefined {
  */
 export function listReports(
   state: SandboxState,
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: Request,
   deploymentId: number,
   params: URLSearchParams,
-): void {
-  requireDeployment(state, req, deploymentId);
+): Response {
+  requireDeployment(state, request, deploymentId);
   const first = intParam(params, "first") ?? DEFAULT_PAGE_SIZE;
   if (first < 1) throw new HttpError(400, `first must be at least 1 (got ${first}).`);
   const pageSize = Math.min(first, MAX_PAGE_SIZE);
@@ -131,7 +129,7 @@ export function listReports(
 
   const page = matching.slice(0, pageSize);
   const last = page.at(-1);
-  sendJson(res, 200, {
+  return jsonResponse(200, {
     items: page.map((e) => e.report),
     pageInfo: {
       hasNextPage: matching.length > page.length,
@@ -142,13 +140,12 @@ export function listReports(
 
 export function getReport(
   state: SandboxState,
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: Request,
   deploymentId: number,
   reportId: number,
-): void {
-  requireDeployment(state, req, deploymentId);
-  sendJson(res, 200, requireReport(state, deploymentId, reportId));
+): Response {
+  requireDeployment(state, request, deploymentId);
+  return jsonResponse(200, requireReport(state, deploymentId, reportId));
 }
 
 /**
@@ -158,14 +155,13 @@ export function getReport(
  */
 export async function disconnect(
   state: SandboxState,
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: Request,
   deploymentId: number,
   reportId: number,
-): Promise<void> {
-  requireDeployment(state, req, deploymentId);
+): Promise<Response> {
+  requireDeployment(state, request, deploymentId);
   requireReport(state, deploymentId, reportId);
-  const body = await readJsonBody(req);
+  const body = await readJsonBody(request);
   const parsed = DisconnectInputSchema.safeParse(body ?? {});
   if (!parsed.success) {
     throw new HttpError(400, `Invalid disconnect input: ${describeZodIssues(parsed.error.issues)}`);
@@ -174,5 +170,5 @@ export async function disconnect(
   const current = requireReport(state, deploymentId, reportId);
   const outcome = applyDisconnect(current, parsed.data);
   if (outcome.removed) state.reports.set(reportId, outcome.report);
-  sendJson(res, 200, outcome.report);
+  return jsonResponse(200, outcome.report);
 }

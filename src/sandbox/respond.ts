@@ -1,8 +1,7 @@
 /**
- * The HTTP edges the sandbox's endpoints share: errors as `{"message": ...}`, JSON answers, request
- * bodies with a size limit, and the `Authorization` header.
+ * The HTTP edges the sandbox's endpoints share, on web-standard Request and Response: errors as
+ * `{"message": ...}`, JSON answers, request bodies with a size limit, and the `Authorization` header.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Bodies larger than this answer 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,63 +25,62 @@ export class HttpError extends Error {
   }
 }
 
+/** What every answer carries unless the sandbox runs with `--no-cors` (the app adds them). */
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "Retry-After",
 };
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): Response {
   const text = JSON.stringify(value);
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": "no-store",
-    ...headers,
+  return new Response(text, {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(text)),
+      "Cache-Control": "no-store",
+      ...headers,
+    },
   });
-  res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: HttpError): void {
-  sendJson(res, error.status, error.body, error.headers);
+export function errorResponse(error: HttpError): Response {
+  return jsonResponse(error.status, error.body, error.headers);
 }
 
 /** The whole request body as text; 413 past `MAX_BODY_BYTES`. */
-export function readBodyText(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
-      reject(tooLarge(true));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // Keep reading (and dropping) so the client gets to read the 413.
-        over = true;
-        chunks.length = 0;
-        if (size > DRAIN_LIMIT_BYTES) {
-          req.destroy();
-          reject(tooLarge(true));
-        }
-        return;
+export async function readBodyText(request: Request): Promise<string> {
+  const header = request.headers.get("content-length");
+  const declared = header === null ? Number.NaN : Number(header);
+  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(true);
+  if (declared <= MAX_BODY_BYTES) {
+    // A declared length frames the body exactly (HTTP/1.1): within the limit it is read at once.
+    const text = await request.text();
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(false);
+    return text;
+  }
+  // No length (a chunked body) or one over the limit: read it piece by piece, counting.
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      // Keep reading (and dropping) so the client gets to read the 413.
+      chunks.length = 0;
+      if (size > DRAIN_LIMIT_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(true);
       }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (over) reject(tooLarge(false));
-      else resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-    req.on("error", reject);
-  });
+      continue;
+    }
+    chunks.push(value);
+  }
+  if (size > MAX_BODY_BYTES) throw tooLarge(false);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function tooLarge(close: boolean): HttpError {
@@ -95,8 +93,8 @@ function tooLarge(close: boolean): HttpError {
  * A JSON body: `undefined` when the body is empty (or only white space), else the parsed value.
  * Text that is not JSON answers 400.
  */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const text = await readBodyText(req);
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readBodyText(request);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -115,9 +113,9 @@ export interface Credential {
  * The `Authorization` header as scheme + token; null when missing. A header that is not exactly
  * `<scheme> <token>` answers 401 (malformed credential, spec 5 rule 7).
  */
-export function readAuthorization(req: IncomingMessage): Credential | null {
-  const header = req.headers.authorization;
-  if (header === undefined) return null;
+export function readAuthorization(request: Request): Credential | null {
+  const header = request.headers.get("authorization");
+  if (header === null) return null;
   const m = /^\s*([A-Za-z][A-Za-z0-9-]*) +(\S+)\s*$/.exec(header);
   if (!m) throw new HttpError(401, "The Authorization header is malformed: send `<scheme> <token>`.");
   return { scheme: m[1]!.toLowerCase(), token: m[2]! };

@@ -2,8 +2,7 @@
  * The provisioning API: `GET /api/scim/v2/Users` as a SCIM 2.0 ListResponse (RFC 7644 3.4.2).
  * Errors use the SCIM error shape (RFC 7644 3.12) and also carry `message`, like every error here.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpError, sendJson } from "./respond.js";
+import { HttpError, jsonResponse } from "./respond.js";
 import type { SandboxState, User } from "./state.js";
 
 const LIST_RESPONSE = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
@@ -62,13 +61,12 @@ function toScimUser(user: User, baseUrl: string) {
  */
 export function listScimUsers(
   state: SandboxState,
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: Request,
   params: URLSearchParams,
   baseUrl: string,
-): void {
+): Response {
   try {
-    state.authorizeScim(req);
+    state.authorizeScim(request);
   } catch (e) {
     throw asScimError(e);
   }
@@ -77,8 +75,7 @@ export function listScimUsers(
   const startIndex = Math.max(1, intParam(params, "startIndex") ?? 1);
   const count = Math.min(SCIM_MAX_COUNT, Math.max(0, intParam(params, "count") ?? SCIM_MAX_COUNT));
   const page = state.users.slice(startIndex - 1, startIndex - 1 + count);
-  sendJson(
-    res,
+  return jsonResponse(
     200,
     {
       schemas: [LIST_RESPONSE],

@@ -1,7 +1,7 @@
 /**
  * The sandbox's scripted agent: what it answers, decided from the question, the earlier questions
  * of the thread, the caller's identity and its user attributes. Deterministic: the same
- * conversation gets the same answer. No I/O here; `agent-chat.ts` streams the result.
+ * conversation gets the same answer. No I/O here; `chat-turn-script.ts` turns it into timed lines.
  */
 import { placementsOf } from "../core/placements.js";
 import type { Report, UserAttribute } from "../core/schema.js";

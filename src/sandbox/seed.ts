@@ -1,7 +1,7 @@
 /**
  * The seed file: everything the sandbox serves, as one JSON document, checked on load. Reports are
  * checked with the core's strict `ReportSchema` (spec 2.1 to the letter); the rest of the shape is
- * the sandbox's own (README: "Seed format"). Unknown top-level fields are refused so that a typo
+ * the sandbox's own (docs/sandbox.md, "Seed format"). Unknown top-level fields are refused so that a typo
  * ("deployment" for "deployments") is named instead of silently ignored.
  */
 import { z } from "zod";

@@ -2,7 +2,6 @@
  * The sandbox's state: the seed, held in memory. Every mutation is one synchronous step inside a
  * request, so concurrent requests cannot interleave halfway through one (Node runs one at a time).
  */
-import type { IncomingMessage } from "node:http";
 import type { Report } from "../core/schema.js";
 import { HttpError, readAuthorization } from "./respond.js";
 import type { Seed } from "./seed.js";
@@ -44,8 +43,8 @@ export class SandboxState {
    * Management and build API (spec 5 rules 2, 4, 7): `Bearer <API key>`. A credential the sandbox
    * knows for another purpose (a SCIM token, an agent-only key) is valid but not authorized: 403.
    */
-  authorizeManagement(req: IncomingMessage, deploymentId?: number): string {
-    const cred = readAuthorization(req);
+  authorizeManagement(request: Request, deploymentId?: number): string {
+    const cred = readAuthorization(request);
     if (!cred) throw new HttpError(401, "Missing credential: send Authorization: Bearer <API key>.");
     if (cred.scheme !== "bearer") {
       throw new HttpError(
@@ -79,8 +78,8 @@ export class SandboxState {
    * Provisioning API (spec 5 rule 5): `Bearer` or `Api-Key` with a SCIM token. Another known
    * credential is valid but not authorized: 403.
    */
-  authorizeScim(req: IncomingMessage): void {
-    const cred = readAuthorization(req);
+  authorizeScim(request: Request): void {
+    const cred = readAuthorization(request);
     if (!cred) throw new HttpError(401, "Missing credential: send Authorization: Bearer <SCIM token>.");
     if (cred.scheme !== "bearer" && cred.scheme !== "api-key") {
       throw new HttpError(401, "Malformed credential: SCIM takes Authorization: Bearer <SCIM token>.");
@@ -96,8 +95,8 @@ export class SandboxState {
    * other deployments than the agent's, is 403. Checked before the agent is looked up (401 first);
    * an unknown agent is 404.
    */
-  authorizeAgent(req: IncomingMessage, agentId: string): Agent {
-    const cred = readAuthorization(req);
+  authorizeAgent(request: Request, agentId: string): Agent {
+    const cred = readAuthorization(request);
     if (!cred) throw new HttpError(401, "Missing credential: send Authorization: Api-Key <API key>.");
     if (cred.scheme !== "api-key") {
       throw new HttpError(

@@ -325,6 +325,60 @@ describe("platform-api.md B: messageId", () => {
   });
 });
 
+describe("streaming: each line is sent as it is produced, and a run outlives its caller", () => {
+  it("the first line arrives while the run is still going (nothing waits for the stream to end)", async () => {
+    const res = await post(chatUrl(), { input: "Revenue trigger:slow", sessionSettings: ann });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    while (!buffer.includes("\n")) {
+      const { done, value } = await reader.read();
+      expect(done).toBe(false);
+      buffer += decoder.decode(value, { stream: true });
+    }
+    const first = JSON.parse(buffer.slice(0, buffer.indexOf("\n"))) as Msg;
+    expect(first).toMatchObject({ id: "__cutoff__", state: { isStreaming: true } });
+    const chatId = first.state.chatId as string;
+    // The thread itself says its answer is still streaming: the line was not held back to the end.
+    const thread = await ask({ chatId, sessionSettings: ann });
+    expect(thread.lines[0]).toMatchObject({ id: "__cutoff__", state: { chatId, isStreaming: true } });
+    expect((await post(abortUrl(), { chatId, sessionSettings: ann })).status).toBe(204);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+    }
+    const lines = buffer.trim().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ id: "__usage__" });
+  });
+
+  it("a caller that disconnects mid-stream does not stop the run: the same messageId then gets all of it", async () => {
+    const messageId = newMessageId();
+    const body = { input: "Revenue by region?", messageId, sessionSettings: ann };
+    const walkaway = new AbortController();
+    const res = await fetch(chatUrl(), {
+      method: "POST",
+      headers: { Authorization: `Api-Key ${AGENT_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal: walkaway.signal,
+    });
+    let chatId = "";
+    await readLines(res, (line) => {
+      const msg = JSON.parse(line) as Msg;
+      if (msg.id === "__cutoff__") chatId = msg.state.chatId;
+      if (msg.role === "user") walkaway.abort();
+    }).catch(() => undefined);
+    expect(chatId).not.toBe("");
+    const again = await ask({ ...body, chatId });
+    expect(again.lines[0]).toMatchObject({ id: "__cutoff__", state: { chatId } });
+    expect(again.lines.at(-2)?.id).toBe("__state__");
+    expect(again.lines.at(-1)?.id).toBe("__usage__");
+    expect(answerOf(again.lines)).toContain("| Region |");
+    const thread = await ask({ chatId, sessionSettings: ann });
+    expect(answerOf(thread.lines)).toBe(answerOf(again.lines));
+  });
+});
+
 describe("chat requests the service refuses (nothing is stored)", () => {
   it("400 for bad bodies and identities", async () => {
     for (const body of [

@@ -1,4 +1,4 @@
-/** The demo data: valid, consistent with DEMO_WORKBOOK, and showing every case the README promises. */
+/** The demo data: valid, consistent with DEMO_WORKBOOK, and showing every case docs/sandbox.md promises. */
 import { describe, expect, it } from "vitest";
 import { placementRange, placementSheetName, placementsOf } from "../../src/core/placements.js";
 import type { ReportPlacement } from "../../src/core/schema.js";

@@ -85,6 +85,30 @@ describe("errors answer JSON {message} with a fitting status and change no state
     expect((await call(sandbox.url, disconnectPath(1), { method: "DELETE", body })).status).toBe(200);
   });
 
+  it("a chunked body (no Content-Length) is held to the same 1 MB", async () => {
+    const chunked = (text: string) =>
+      fetch(`${sandbox.url}${disconnectPath(1)}`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+        body: new ReadableStream({
+          start(controller) {
+            const bytes = new TextEncoder().encode(text);
+            for (let i = 0; i < bytes.length; i += 64 * 1024)
+              controller.enqueue(bytes.slice(i, i + 64 * 1024));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    await unchanged(1, async () => {
+      const over = await chunked(JSON.stringify({ placementId: "p-1", pad: "x".repeat(1024 * 1024) }));
+      expect(over.status).toBe(413);
+      expect((await over.json()).message).toMatch(/1 MB/);
+      const under = await chunked(JSON.stringify({ placementId: "nothing", pad: "x".repeat(1000 * 1000) }));
+      expect(under.status).toBe(200);
+    });
+  });
+
   it("a wrong method is 405 with an Allow header", async () => {
     await unchanged(1, async () => {
       for (const [method, path, allow] of [
@@ -100,7 +124,36 @@ describe("errors answer JSON {message} with a fitting status and change no state
         expect(answer.headers.get("allow")).toBe(allow);
         expect(typeof answer.json.message).toBe("string");
       }
+      // HEAD is not among the methods the service lists, not even where GET is.
+      const head = await call(sandbox.url, reportPath(1), { method: "HEAD" });
+      expect(head.status).toBe(405);
+      expect(head.headers.get("allow")).toBe("GET");
     });
+  });
+
+  it("a path that is not valid percent-encoding is 400 with a JSON {message}, and the sandbox serves on", async () => {
+    await unchanged(1, async () => {
+      for (const path of [
+        "/api/v1/deployments/%E0%A4%A/reports",
+        "/%E0%A4%A",
+        `/api/v1/deployments/1/reports/%FF/connect-workbook`,
+        "/api/v1/public/sandbox/agents/%E0%A4%A/chat/stream-chat-state",
+        "/api/scim/v2/%E0%A4%A",
+      ]) {
+        for (const auth of [`Bearer ${KEY}`, null]) {
+          const method = path.includes("connect-workbook")
+            ? "DELETE"
+            : path.includes("/chat/")
+              ? "POST"
+              : "GET";
+          const answer = await call(sandbox.url, path, { method, auth });
+          expect(answer.status, `${method} ${path}`).toBe(400);
+          expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+          expect(answer.json.message, path).toMatch(/malformed/i);
+        }
+      }
+    });
+    expect((await call(sandbox.url, "/api/v1/deployments")).status).toBe(200);
   });
 
   it("a path id that is not a number is 400", async () => {

@@ -167,10 +167,11 @@ describe("the Excel pane through the add-in server, against a tenant that accept
       holdPane,
     });
     // Office runs the command as soon as it is associated: the pane's module is still held back.
+    // The page is only committed here, so the stand-in may not have run yet: poll without throwing.
     await page.waitForFunction(
       () =>
-        typeof (window as never as { __office: { associated: Record<string, unknown> } }).__office.associated
-          .disconnectReportHere === "function",
+        typeof (window as never as { __office?: { associated?: Record<string, unknown> } }).__office
+          ?.associated?.disconnectReportHere === "function",
     );
     const completed = page.evaluate(
       () =>
