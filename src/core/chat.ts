@@ -35,7 +35,6 @@ import {
 } from "./schema.js";
 import {
   type ByteSource,
-  fetchTransport,
   type HttpResponse,
   iterateChunks,
   readBodyText,
@@ -444,7 +443,8 @@ export interface AgentChatOptions {
   chatUrl: string;
   /** An API key with access to the agent (spec 5 rule 6). */
   apiKey: string;
-  transport?: Transport;
+  /** How requests reach the network; the caller's (the core does no I/O of its own). */
+  transport: Transport;
   /** Used when a request carries none. */
   sessionSettings?: SessionSettings;
   /** Clock for generated message ids. */
@@ -1021,7 +1021,7 @@ async function* limitedChunks(
 
 /** Creates the agent chat client: POSTs to the agent's chat URL with `Authorization: Api-Key`. */
 export function createAgentChat(options: AgentChatOptions): AgentChat {
-  const transport = options.transport ?? fetchTransport();
+  const transport = options.transport;
   const sleep = options.sleep ?? defaultSleep;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? CHAT_IDLE_TIMEOUT_MS;

@@ -35,7 +35,6 @@ import {
   TolerantReportSchema,
 } from "./schema.js";
 import {
-  fetchTransport,
   type HttpMethod,
   type HttpRequest,
   readBodyText,
@@ -63,7 +62,8 @@ export interface PlatformClientConfig {
 }
 
 export interface PlatformClientOptions extends PlatformClientConfig {
-  transport?: Transport;
+  /** How requests reach the network; the caller's (the core does no I/O of its own). */
+  transport: Transport;
   /** For tests: how to wait between retries. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -550,7 +550,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const config: PlatformClientConfig = { ...options };
   // Refuse an insecure URL at once, before any request can be made with the token.
   tenantOrigin(config.baseUrl);
-  const transport = options.transport ?? fetchTransport();
+  const transport = options.transport;
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;

@@ -16,7 +16,7 @@ import {
   type StoredSettings,
   toPublicSettings,
 } from "../core/settings.js";
-import type { Transport } from "../core/transport.js";
+import { fetchTransport, type Transport } from "../core/transport.js";
 import type { PlatformGateway, ScimUserPage, SecretStore } from "./host.js";
 
 /** The one key under which settings are stored, as JSON. */
@@ -50,7 +50,9 @@ const webCryptoRandomBytes: RandomBytes = (length) =>
   globalThis.crypto.getRandomValues(new Uint8Array(length));
 
 export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
-  const { store, transport } = options;
+  const { store } = options;
+  // The host owns the I/O: without a transport given, the page's own fetch (looked up per call).
+  const transport = options.transport ?? fetchTransport((input, init) => fetch(input, init));
 
   async function load(): Promise<StoredSettings> {
     const text = await store.get(SETTINGS_KEY);
@@ -65,7 +67,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     return {
       settings,
       // Each key only for the tenant it was saved for (managementAccess).
-      client: createPlatformClient({ ...managementAccess(settings), ...(transport ? { transport } : {}) }),
+      client: createPlatformClient({ ...managementAccess(settings), transport }),
     };
   }
 
@@ -83,7 +85,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     return createAgentChat({
       ...agentChatSettings(settings, await loadChatUrlCheck()),
       randomBytes: options.randomBytes ?? webCryptoRandomBytes,
-      ...(transport ? { transport } : {}),
+      transport,
     });
   }
 

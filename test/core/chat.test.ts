@@ -485,7 +485,7 @@ function chatFor(chatUrl: string, extra: Partial<AgentChatOptions> = {}) {
   const chat = createAgentChat({
     chatUrl,
     apiKey: API_KEY,
-    transport: fetchTransport(),
+    transport: fetchTransport(fetch),
     sessionSettings: SESSION,
     now: () => 1718000000000,
     randomBytes,
@@ -777,7 +777,7 @@ describe("createAgentChat", () => {
     let calls = 0;
     const counting: Transport = (request) => {
       calls += 1;
-      return fetchTransport()(request);
+      return fetchTransport(fetch)(request);
     };
     const insecure = server.chatUrl.replace("127.0.0.1", "reporting.example.com");
     const { chat } = chatFor(insecure, { transport: counting });
@@ -806,7 +806,7 @@ describe("createAgentChat", () => {
     const noSettings = createAgentChat({
       chatUrl: server.chatUrl,
       apiKey: API_KEY,
-      transport: fetchTransport(),
+      transport: fetchTransport(fetch),
       randomBytes,
     });
     expect((await rejection(noSettings.ask({ input: "q" }))).kind).toBe("bad-request");

@@ -11,6 +11,7 @@ import {
   requireSecureUrl,
   toDirectoryUserPage,
 } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 import { fullReport } from "./fixtures.js";
 
 const TOKEN = "sk-live-0123456789abcdef";
@@ -62,7 +63,14 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 const noSleep = async () => {};
 const client = (extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) =>
-  createPlatformClient({ baseUrl: base, token: TOKEN, scimToken: SCIM, sleep: noSleep, ...extra });
+  createPlatformClient({
+    transport: fetchTransport(fetch),
+    baseUrl: base,
+    token: TOKEN,
+    scimToken: SCIM,
+    sleep: noSleep,
+    ...extra,
+  });
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
   try {
@@ -75,15 +83,23 @@ async function failure(p: Promise<unknown>): Promise<PlatformError> {
 
 describe("spec 5 authentication", () => {
   it("rule 1: only HTTPS is accepted; a plain http tenant is refused before anything is sent", async () => {
-    expect(() => createPlatformClient({ baseUrl: "http://tenant.example.com", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
-    expect(() => createPlatformClient({ baseUrl: "ftp://tenant.example.com", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
-    expect(() => createPlatformClient({ baseUrl: "not a url", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
+    expect(() =>
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: "http://tenant.example.com",
+        token: TOKEN,
+      }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+    expect(() =>
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: "ftp://tenant.example.com",
+        token: TOKEN,
+      }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+    expect(() =>
+      createPlatformClient({ transport: fetchTransport(fetch), baseUrl: "not a url", token: TOKEN }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
     expect(seen).toHaveLength(0);
   });
 
@@ -112,7 +128,11 @@ describe("spec 5 authentication", () => {
   it("rule 3: an OAuth access token is sent the same way as an API key", async () => {
     handler = (_req, res) => json(res, 200, []);
     const accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJl";
-    await createPlatformClient({ baseUrl: base, token: accessToken }).listDeployments();
+    await createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: base,
+      token: accessToken,
+    }).listDeployments();
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${accessToken}`);
   });
 
@@ -398,6 +418,7 @@ describe("errors and retries", () => {
     closed.close();
     const e = await failure(
       createPlatformClient({
+        transport: fetchTransport(fetch),
         baseUrl: `http://127.0.0.1:${port}`,
         token: TOKEN,
         retries: 1,
@@ -418,7 +439,9 @@ describe("errors and retries", () => {
   });
 
   it("an empty token is refused before sending", async () => {
-    const e = await failure(createPlatformClient({ baseUrl: base, token: " " }).listDeployments());
+    const e = await failure(
+      createPlatformClient({ transport: fetchTransport(fetch), baseUrl: base, token: " " }).listDeployments(),
+    );
     expect(e.kind).toBe("unauthorized");
     expect(seen).toHaveLength(0);
   });
