@@ -307,8 +307,8 @@ export type MergedChatMessage = ChatMessage & { id: string };
 
 /** Control lines of the stream (platform-api.md): kept among the messages, never the answer. */
 export const CUTOFF_ID = "__cutoff__";
-export const STATE_ID = "__state__";
-export const USAGE_ID = "__usage__";
+/** The service's closing line: without it the answer is "unfinished". */
+const USAGE_ID = "__usage__";
 export const SUSPENDED_ID = "__suspended__";
 export const ABORTED_ID = "__aborted__";
 
@@ -534,20 +534,10 @@ function incompleteAnswer(reason: IncompleteReason, idleTimeoutMs = CHAT_IDLE_TI
   }
 }
 
-export type ChatProgress =
-  | { type: "connecting"; attempt: number }
-  | { type: "retrying"; attempt: number; delayMs: number; reason: PlatformError }
-  | { type: "streaming" }
-  | { type: "tool"; name: string; messageId: string }
-  | { type: "answering" }
-  | { type: "resuming"; chatId: string | null };
-
 export interface AskOptions {
   signal?: AbortSignal;
   /** Called as each line arrives, with the message as merged so far and all messages so far. */
   onMessage?: (message: MergedChatMessage, all: readonly MergedChatMessage[]) => void;
-  /** Coarse progress for a status line: connecting, retrying, a tool running, answering. */
-  onProgress?: (progress: ChatProgress) => void;
 }
 
 export interface AgentAnswer {
@@ -919,25 +909,6 @@ function stoppedByUser(): PlatformError {
   return new PlatformError("aborted", "You stopped the answer. Ask again when you are ready.");
 }
 
-/** Turns assistant messages into coarse progress: a tool call, then the start of the answer. */
-function progressReporter(onProgress: AskOptions["onProgress"]): (message: MergedChatMessage) => void {
-  let answering = false;
-  const toolsSeen = new Set<string>();
-  return (message) => {
-    if (!onProgress || message.role !== "assistant") return;
-    const tool = (message as { toolCall?: { name?: unknown } }).toolCall;
-    if (tool && typeof tool.name === "string") {
-      // A tool message is rewritten as its result arrives; one status line per call is enough.
-      if (toolsSeen.has(message.id)) return;
-      toolsSeen.add(message.id);
-      onProgress({ type: "tool", name: tool.name, messageId: message.id });
-    } else if (!answering && isFinalAnswerMessage(message)) {
-      answering = true;
-      onProgress({ type: "answering" });
-    }
-  };
-}
-
 /** Races each chunk against the signal, so a transport that ignores signals still stops at once. */
 async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
@@ -1032,11 +1003,9 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     request: ChatHttpRequest,
     signal: AbortSignal,
     callerSignal: AbortSignal | undefined,
-    onProgress: AskOptions["onProgress"],
     idle: IdleTimer,
   ): Promise<HttpResponse> {
     for (let attempt = 1; ; attempt++) {
-      onProgress?.({ type: "connecting", attempt });
       let failure: PlatformError;
       try {
         idle.touch();
@@ -1052,7 +1021,6 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       }
       const delayMs = chatRetryDelay(attempt, failure, retryDelays);
       if (delayMs === null) throw failure;
-      onProgress?.({ type: "retrying", attempt: attempt + 1, delayMs, reason: failure });
       try {
         await sleep(delayMs, signal);
       } catch {
@@ -1062,18 +1030,13 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
   }
 
   async function ask(request: AskRequest, askOptions: AskOptions = {}): Promise<AgentAnswer> {
-    const { signal: callerSignal, onMessage, onProgress } = askOptions;
+    const { signal: callerSignal, onMessage } = askOptions;
     const run = startChatRun(options, request);
-    const progress = progressReporter(onProgress);
-    const seen = (message: MergedChatMessage) => {
-      onMessage?.(message, run.messages());
-      progress(message);
-    };
+    const seen = (message: MergedChatMessage) => onMessage?.(message, run.messages());
     for (;;) {
       if (callerSignal?.aborted) throw stoppedByUser();
       await readLeg(run.nextLeg());
       if (!run.endLeg()) return run.answer();
-      onProgress?.({ type: "resuming", chatId: run.chatId });
     }
 
     /** Sends once (with retries) and reads the stream, up to its end or its suspension. */
@@ -1085,8 +1048,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
       callerSignal?.addEventListener("abort", forwardAbort, { once: true });
       const idle = idleTimer(idleTimeoutMs, () => leg.abort());
       try {
-        const response = await send(run, request, leg.signal, callerSignal, onProgress, idle);
-        onProgress?.({ type: "streaming" });
+        const response = await send(run, request, leg.signal, callerSignal, idle);
         idle.touch();
         const source: ByteSource | string =
           typeof response.body === "string" || response.body === null
