@@ -2,7 +2,7 @@
  * NDJSON decoding budget (design.md): linear in the input, a 10 MB line costs about the same in
  * small chunks as whole, and throughput within 2x of `JSON.parse` over the same lines.
  */
-import { decodeNdjson, NdjsonDecoder } from "../src/core/chat.js";
+import { decodeNdjson, NdjsonDecoder } from "../src/core/ndjson.js";
 
 const MB = 1024 * 1024;
 

@@ -2,7 +2,7 @@
  * The PlatformGateway for hosts whose pane calls the service itself (Excel and the preview): the
  * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
  */
-import type { RandomBytes } from "../core/chat.js";
+import type { RandomBytes } from "../core/chat-request.js";
 import { createPlatformClient, type PlatformClient, toDirectoryUserPage } from "../core/client.js";
 import { PlatformError } from "../core/errors.js";
 import type { Report } from "../core/schema.js";
@@ -81,7 +81,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
   async function agent() {
     const settings = await load();
     // The chat client (NDJSON, answers, limits) loads with the first question, like the chat's UI.
-    const { createAgentChat } = await import("../core/chat.js");
+    const { createAgentChat } = await import("../core/chat-client.js");
     return createAgentChat({
       ...agentChatSettings(settings, await loadChatUrlCheck()),
       randomBytes: options.randomBytes ?? webCryptoRandomBytes,

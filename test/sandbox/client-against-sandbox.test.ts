@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentChat } from "../../src/core/chat.js";
+import { createAgentChat } from "../../src/core/chat-client.js";
 import { createPlatformClient } from "../../src/core/client.js";
 import { isPlatformError } from "../../src/core/errors.js";
 import {

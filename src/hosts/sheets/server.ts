@@ -22,7 +22,8 @@ import {
   RangeTargetArgumentSchema,
   ScimPageArgumentSchema,
 } from "../../core/arguments.js";
-import { type AgentAnswer, createSyncAgentChat, type RandomBytes } from "../../core/chat.js";
+import { createSyncAgentChat } from "../../core/chat-client.js";
+import type { AgentAnswer, RandomBytes } from "../../core/chat-request.js";
 import {
   createSyncPlatformClient,
   type SyncPlatformClient,
