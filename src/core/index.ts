@@ -24,12 +24,15 @@ export {
   type RandomBytes,
 } from "./chat-request.js";
 export * from "./client.js";
+export * from "./directory.js";
 export * from "./display.js";
 export * from "./domains.js";
 export * from "./errors.js";
+export * from "./http.js";
 export * from "./limits.js";
 export * from "./location.js";
 export * from "./ndjson.js";
+export * from "./operations.js";
 export * from "./placements.js";
 export * from "./schema.js";
 export * from "./settings.js";

@@ -3,7 +3,8 @@
  * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
  */
 import type { RandomBytes } from "../core/chat-request.js";
-import { createPlatformClient, type PlatformClient, toDirectoryUserPage } from "../core/client.js";
+import { createPlatformClient, type PlatformClient } from "../core/client.js";
+import { toDirectoryUserPage } from "../core/directory.js";
 import { PlatformError } from "../core/errors.js";
 import type { Report } from "../core/schema.js";
 import {

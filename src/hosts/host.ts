@@ -9,7 +9,7 @@
  */
 import type { ChatMessage } from "../core/chat-messages.js";
 import type { AgentAnswer } from "../core/chat-request.js";
-import type { DirectoryUser, DirectoryUserPage } from "../core/client.js";
+import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
 import type { SheetRef } from "../core/workbook.js";
