@@ -33,16 +33,23 @@ export class NdjsonLineTooLong extends Error {
 }
 
 const REPORTED_TEXT_LIMIT = 200;
+/** Chunks up to this size are copied byte by byte while searched; larger ones by the native calls. */
+const SMALL_CHUNK = 64;
+/** Largest pending-bytes buffer kept for the next line. */
+const KEPT_BUFFER_BYTES = 64 * 1024;
+const NO_BYTES = new Uint8Array(0);
 const BLANK = /^\s*$/;
 
 /**
  * The incremental NDJSON decoder under `decodeNdjson` and `decodeNdjsonText`: push chunks, get
- * the values of the lines they complete. A pushed byte chunk is kept, not copied, until its line
- * completes: do not reuse its buffer (streams hand out fresh chunks).
+ * the values of the lines they complete.
  *
- * Linear however the input is chunked: a partial line is kept as a list of pieces and joined once,
- * when its newline arrives, and only the new chunk is searched for newlines. Re-concatenating or
- * re-scanning the pending text per chunk would make a long line in small chunks quadratic.
+ * Linear however the input is chunked: the bytes of a partial line are gathered in one growing
+ * buffer (doubled when full, so each byte is copied a bounded number of times), only the new chunk
+ * is searched for newlines, and a line is decoded and parsed once, when its newline arrives. A
+ * small chunk is copied and searched in the same pass, so a long line in 16-byte pieces costs
+ * little more than the line whole. Re-concatenating or re-scanning the pending part per chunk would
+ * make a long line in small chunks quadratic. Text chunks are kept as a list of pieces, joined once.
  *
  * Bytes are decoded only up to a newline byte, which never occurs inside a multi-byte UTF-8
  * sequence, so a character split across chunks is decoded whole; and a long line arriving in
@@ -55,7 +62,8 @@ export class NdjsonDecoder {
   readonly #maxLine: number;
   #pending: string[] = [];
   #pendingChars = 0;
-  #pendingBytes: Uint8Array[] = [];
+  /** The undecoded bytes of the current line: the first `#pendingByteLength` bytes of this buffer. */
+  #pendingBytes: Uint8Array = NO_BYTES;
   #pendingByteLength = 0;
   #lineNumber = 0;
   #started = false;
@@ -73,11 +81,29 @@ export class NdjsonDecoder {
       this.#checkPending(values);
       return values;
     }
+    if (chunk.length <= SMALL_CHUNK) {
+      // One pass copies the chunk after the pending bytes and looks for a newline; the usual small
+      // chunk of a long line has none and costs nothing more.
+      const at = this.#pendingByteLength;
+      let buffer = this.#pendingBytes;
+      if (at + chunk.length > buffer.length) buffer = this.#reserve(chunk.length);
+      let i = 0;
+      for (; i < chunk.length; i++) {
+        const byte = chunk[i] as number;
+        if (byte === 10) break;
+        buffer[at + i] = byte;
+      }
+      if (i === chunk.length) {
+        this.#pendingByteLength += chunk.length;
+        if (this.#pendingChars + this.#pendingByteLength > this.#maxLine) this.#checkPending();
+        return [];
+      }
+      // A newline: the bytes copied past `at` are not counted, and the general path takes over.
+    }
     const lastNewline = lastNewlineIn(chunk);
     if (lastNewline === -1) {
       if (chunk.length > 0) {
-        this.#pendingBytes.push(chunk);
-        this.#pendingByteLength += chunk.length;
+        this.#append(chunk);
         this.#checkPending();
       }
       return [];
@@ -85,17 +111,12 @@ export class NdjsonDecoder {
     const head = chunk.subarray(0, lastNewline + 1);
     let text: string;
     if (this.#pendingByteLength > 0) {
-      this.#pendingBytes.push(head);
-      this.#pendingByteLength += head.length;
+      this.#append(head);
       text = this.#decodePendingBytes();
     } else {
       text = this.#decode(head);
     }
-    if (lastNewline + 1 < chunk.length) {
-      const rest = chunk.subarray(lastNewline + 1);
-      this.#pendingBytes.push(rest);
-      this.#pendingByteLength += rest.length;
-    }
+    if (lastNewline + 1 < chunk.length) this.#append(chunk.subarray(lastNewline + 1));
     const out = this.#pushText(text);
     this.#checkPending(out);
     return out;
@@ -116,22 +137,28 @@ export class NdjsonDecoder {
     return this.#textDecoder.decode(bytes);
   }
 
-  #decodePendingBytes(): string {
-    const parts = this.#pendingBytes;
-    let whole: Uint8Array;
-    if (parts.length === 1) {
-      whole = parts[0] as Uint8Array;
-    } else {
-      whole = new Uint8Array(this.#pendingByteLength);
-      let at = 0;
-      for (const part of parts) {
-        whole.set(part, at);
-        at += part.length;
-      }
+  /** The pending buffer with room for `more` bytes after the pending ones (doubled when short). */
+  #reserve(more: number): Uint8Array {
+    const need = this.#pendingByteLength + more;
+    if (need > this.#pendingBytes.length) {
+      const grown = new Uint8Array(Math.max(need, this.#pendingBytes.length * 2, 1024));
+      grown.set(this.#pendingBytes.subarray(0, this.#pendingByteLength));
+      this.#pendingBytes = grown;
     }
-    this.#pendingBytes = [];
+    return this.#pendingBytes;
+  }
+
+  #append(bytes: Uint8Array): void {
+    this.#reserve(bytes.length).set(bytes, this.#pendingByteLength);
+    this.#pendingByteLength += bytes.length;
+  }
+
+  #decodePendingBytes(): string {
+    const text = this.#decode(this.#pendingBytes.subarray(0, this.#pendingByteLength));
     this.#pendingByteLength = 0;
-    return this.#decode(whole);
+    // A buffer grown for one long line is not kept for the short ones after it.
+    if (this.#pendingBytes.length > KEPT_BUFFER_BYTES) this.#pendingBytes = NO_BYTES;
+    return text;
   }
 
   #pushText(input: string): unknown[] {

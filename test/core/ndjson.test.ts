@@ -145,6 +145,24 @@ describe("decodeNdjson", () => {
     expect(values).toEqual([{ content }, { after: 1 }]);
   });
 
+  it("reads right from a source that reuses one buffer for every chunk (a BYOB reader)", () => {
+    const text = `${JSON.stringify({ content: "é".repeat(100) })}\n{"after":1}\n`;
+    const bytes = encoder.encode(text);
+    for (const size of [16, 100]) {
+      const decoder = new NdjsonDecoder();
+      const shared = new Uint8Array(size);
+      const values: unknown[] = [];
+      for (let i = 0; i < bytes.length; i += size) {
+        const piece = bytes.subarray(i, i + size);
+        shared.set(piece);
+        values.push(...decoder.push(shared.subarray(0, piece.length)));
+        shared.fill(0x2a);
+      }
+      values.push(...decoder.end());
+      expect(values).toEqual(decodeNdjsonText(text));
+    }
+  });
+
   it("gives the same values however the same bytes are split into chunks, down to 1 byte", async () => {
     const line = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
