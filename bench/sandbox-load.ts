@@ -7,6 +7,7 @@
 import { createPlatformClient } from "../src/core/client.js";
 import { placementsOf } from "../src/core/placements.js";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
+import { fetchTransport } from "../src/core/transport.js";
 import { spawnSandbox } from "../test/sandbox/spawn-sandbox.js";
 
 const KEY = "sk-bench-load-0001";
@@ -50,7 +51,12 @@ function seed() {
 export async function run(): Promise<void> {
   const sandbox = await spawnSandbox(seed() as never);
   try {
-    const client = createPlatformClient({ baseUrl: sandbox.url, token: KEY, retries: 0 });
+    const client = createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: sandbox.url,
+      token: KEY,
+      retries: 0,
+    });
     // Every other placement of every report goes; the rest must stay.
     const targets: { report: number; placement: string }[] = [];
     for (let r = 1; r <= REPORTS; r++) {

@@ -26,7 +26,12 @@ import {
   useRef,
   useState,
 } from "react";
-import { type ChatMessage, conversationId, finalAnswer, isControlMessage } from "../src/core/chat.js";
+import {
+  type ChatMessage,
+  conversationId,
+  finalAnswer,
+  isControlMessage,
+} from "../src/core/chat-messages.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
 import { errorKind, errorMessage } from "./errorMessage.js";

@@ -1,12 +1,38 @@
 /** The public API of the core: pure TypeScript shared by the task pane, both hosts and the sandbox. */
 export * from "./arguments.js";
-export * from "./chat.js";
+export * from "./chat-client.js";
+export {
+  ABORTED_ID,
+  type ChatMessage,
+  CUTOFF_ID,
+  conversationId,
+  createMessageMerger,
+  finalAnswer,
+  isControlMessage,
+  type MergedChatMessage,
+  type MessageMerger,
+  mergeChatMessages,
+  SUSPENDED_ID,
+  sortChatMessages,
+} from "./chat-messages.js";
+export {
+  type AgentAnswer,
+  type AskRequest,
+  type IncompleteAnswer,
+  type IncompleteReason,
+  newMessageId,
+  type RandomBytes,
+} from "./chat-request.js";
 export * from "./client.js";
+export * from "./directory.js";
 export * from "./display.js";
 export * from "./domains.js";
 export * from "./errors.js";
+export * from "./http.js";
 export * from "./limits.js";
 export * from "./location.js";
+export * from "./ndjson.js";
+export * from "./operations.js";
 export * from "./placements.js";
 export * from "./schema.js";
 export * from "./settings.js";

@@ -54,11 +54,12 @@ export function responseTooLarge(maxBytes: number): PlatformError {
 }
 
 /**
- * The default transport over a `fetch` function (the global one unless another is given). Network
+ * A transport over the `fetch` function the caller passes in (the core never reaches for the global
+ * one: design.md, the core does no I/O of its own). Network
  * failures become `network` errors; an abort surfaces as the signal's reason. Only GET follows
  * redirects (`redirect: "manual"` for the rest): see `redirectNotFollowed`.
  */
-export function fetchTransport(fetchFn: typeof fetch = (...args) => globalThis.fetch(...args)): Transport {
+export function fetchTransport(fetchFn: typeof fetch): Transport {
   return async (request) => {
     // fetch owns Content-Length (it is a forbidden header name in browsers).
     const { "Content-Length": _length, ...headers } = request.headers;

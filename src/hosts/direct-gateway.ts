@@ -2,8 +2,9 @@
  * The PlatformGateway for hosts whose pane calls the service itself (Excel and the preview): the
  * core client and agent chat over `fetch`, with settings kept in a per-user SecretStore.
  */
-import type { RandomBytes } from "../core/chat.js";
-import { createPlatformClient, type PlatformClient, toDirectoryUserPage } from "../core/client.js";
+import type { RandomBytes } from "../core/chat-request.js";
+import { createPlatformClient, type PlatformClient } from "../core/client.js";
+import { toDirectoryUserPage } from "../core/directory.js";
 import { PlatformError } from "../core/errors.js";
 import type { Report } from "../core/schema.js";
 import {
@@ -16,7 +17,7 @@ import {
   type StoredSettings,
   toPublicSettings,
 } from "../core/settings.js";
-import type { Transport } from "../core/transport.js";
+import { fetchTransport, type Transport } from "../core/transport.js";
 import type { PlatformGateway, ScimUserPage, SecretStore } from "./host.js";
 
 /** The one key under which settings are stored, as JSON. */
@@ -50,7 +51,9 @@ const webCryptoRandomBytes: RandomBytes = (length) =>
   globalThis.crypto.getRandomValues(new Uint8Array(length));
 
 export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
-  const { store, transport } = options;
+  const { store } = options;
+  // The host owns the I/O: without a transport given, the page's own fetch (looked up per call).
+  const transport = options.transport ?? fetchTransport((input, init) => fetch(input, init));
 
   async function load(): Promise<StoredSettings> {
     const text = await store.get(SETTINGS_KEY);
@@ -65,7 +68,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     return {
       settings,
       // Each key only for the tenant it was saved for (managementAccess).
-      client: createPlatformClient({ ...managementAccess(settings), ...(transport ? { transport } : {}) }),
+      client: createPlatformClient({ ...managementAccess(settings), transport }),
     };
   }
 
@@ -79,11 +82,11 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
   async function agent() {
     const settings = await load();
     // The chat client (NDJSON, answers, limits) loads with the first question, like the chat's UI.
-    const { createAgentChat } = await import("../core/chat.js");
+    const { createAgentChat } = await import("../core/chat-client.js");
     return createAgentChat({
       ...agentChatSettings(settings, await loadChatUrlCheck()),
       randomBytes: options.randomBytes ?? webCryptoRandomBytes,
-      ...(transport ? { transport } : {}),
+      transport,
     });
   }
 

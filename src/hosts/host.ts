@@ -7,8 +7,9 @@
  * Google Sheets the Apps Script server does, so the API key never reaches the sidebar).
  * Decisions (which placement, which input, what message) belong in src/core.
  */
-import type { AgentAnswer, ChatMessage } from "../core/chat.js";
-import type { DirectoryUser, DirectoryUserPage } from "../core/client.js";
+import type { ChatMessage } from "../core/chat-messages.js";
+import type { AgentAnswer } from "../core/chat-request.js";
+import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
 import type { SheetRef } from "../core/workbook.js";

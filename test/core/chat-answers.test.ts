@@ -17,6 +17,7 @@ import {
   newMessageId,
   type PlatformError,
 } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 
 const cryptoRandomBytes = (n: number) => new Uint8Array(nodeRandomBytes(n));
 const SESSION = { externalId: "ann" };
@@ -59,6 +60,7 @@ const finalPiece = (content: string, isDelta = false) => ({
 
 function chat(chatUrl: string, idleTimeoutMs?: number) {
   return createAgentChat({
+    transport: fetchTransport(fetch),
     chatUrl,
     apiKey: KEY,
     sessionSettings: SESSION,
@@ -215,6 +217,7 @@ describe("message ids", () => {
       res.end(line(cutoff) + line(finalPiece("ok")) + line(usage));
     });
     const frozen = createAgentChat({
+      transport: fetchTransport(fetch),
       chatUrl,
       apiKey: KEY,
       sessionSettings: SESSION,

@@ -13,6 +13,7 @@ import {
   MAX_RESPONSE_BYTES,
   type PlatformError,
 } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 import { fullReport } from "./fixtures.js";
 
 const TOKEN = "sk-live-limits-0123456789";
@@ -38,7 +39,8 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-const client = (baseUrl: string) => createPlatformClient({ baseUrl, token: TOKEN, sleep: async () => {} });
+const client = (baseUrl: string) =>
+  createPlatformClient({ transport: fetchTransport(fetch), baseUrl, token: TOKEN, sleep: async () => {} });
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
   try {

@@ -9,8 +9,8 @@ import {
   type PlatformError,
   type Report,
   requireSecureUrl,
-  toDirectoryUserPage,
 } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 import { fullReport } from "./fixtures.js";
 
 const TOKEN = "sk-live-0123456789abcdef";
@@ -62,7 +62,14 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 const noSleep = async () => {};
 const client = (extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) =>
-  createPlatformClient({ baseUrl: base, token: TOKEN, scimToken: SCIM, sleep: noSleep, ...extra });
+  createPlatformClient({
+    transport: fetchTransport(fetch),
+    baseUrl: base,
+    token: TOKEN,
+    scimToken: SCIM,
+    sleep: noSleep,
+    ...extra,
+  });
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
   try {
@@ -75,15 +82,23 @@ async function failure(p: Promise<unknown>): Promise<PlatformError> {
 
 describe("spec 5 authentication", () => {
   it("rule 1: only HTTPS is accepted; a plain http tenant is refused before anything is sent", async () => {
-    expect(() => createPlatformClient({ baseUrl: "http://tenant.example.com", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
-    expect(() => createPlatformClient({ baseUrl: "ftp://tenant.example.com", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
-    expect(() => createPlatformClient({ baseUrl: "not a url", token: TOKEN })).toThrow(
-      expect.objectContaining({ kind: "insecure-url" }),
-    );
+    expect(() =>
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: "http://tenant.example.com",
+        token: TOKEN,
+      }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+    expect(() =>
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: "ftp://tenant.example.com",
+        token: TOKEN,
+      }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+    expect(() =>
+      createPlatformClient({ transport: fetchTransport(fetch), baseUrl: "not a url", token: TOKEN }),
+    ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
     expect(seen).toHaveLength(0);
   });
 
@@ -112,7 +127,11 @@ describe("spec 5 authentication", () => {
   it("rule 3: an OAuth access token is sent the same way as an API key", async () => {
     handler = (_req, res) => json(res, 200, []);
     const accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJl";
-    await createPlatformClient({ baseUrl: base, token: accessToken }).listDeployments();
+    await createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: base,
+      token: accessToken,
+    }).listDeployments();
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${accessToken}`);
   });
 
@@ -398,6 +417,7 @@ describe("errors and retries", () => {
     closed.close();
     const e = await failure(
       createPlatformClient({
+        transport: fetchTransport(fetch),
         baseUrl: `http://127.0.0.1:${port}`,
         token: TOKEN,
         retries: 1,
@@ -418,7 +438,9 @@ describe("errors and retries", () => {
   });
 
   it("an empty token is refused before sending", async () => {
-    const e = await failure(createPlatformClient({ baseUrl: base, token: " " }).listDeployments());
+    const e = await failure(
+      createPlatformClient({ transport: fetchTransport(fetch), baseUrl: base, token: " " }).listDeployments(),
+    );
     expect(e.kind).toBe("unauthorized");
     expect(seen).toHaveLength(0);
   });
@@ -483,72 +505,5 @@ describe("the synchronous runner (Apps Script) shares the rules", () => {
         transport: () => ({ status: 200, headers: {}, body: "" }),
       }),
     ).toThrow(expect.objectContaining({ kind: "insecure-url" }));
-  });
-});
-
-describe("a SCIM ListResponse read as a page of directory users", () => {
-  const schemas = ["urn:ietf:params:scim:api:messages:2.0:ListResponse"];
-
-  it("names each user by displayName, else the formatted name, else given and family name, else the user name", () => {
-    const page = toDirectoryUserPage(
-      {
-        schemas,
-        totalResults: 4,
-        startIndex: 1,
-        itemsPerPage: 4,
-        Resources: [
-          { id: "1", userName: "ana", displayName: "Ana Lee", name: { formatted: "A. Lee" } },
-          { id: "2", userName: "bo", name: { formatted: "Bo Chen", givenName: "Bo" } },
-          { id: "3", userName: "cy", name: { givenName: "Cy", familyName: null } },
-          { id: "4", userName: "dee", name: {} },
-        ],
-      },
-      1,
-    );
-    expect(page.users.map((u) => u.displayName)).toEqual(["Ana Lee", "Bo Chen", "Cy", "dee"]);
-  });
-
-  it("takes the primary email, else the first, else none; a user without active counts as active", () => {
-    const page = toDirectoryUserPage(
-      {
-        schemas,
-        totalResults: 3,
-        Resources: [
-          {
-            id: "1",
-            userName: "ana",
-            emails: [{ value: "ana@old.example.com" }, { value: "ana@example.com", primary: true }],
-            active: false,
-          },
-          { id: "2", userName: "bo", emails: [{ value: "bo@example.com", primary: false }] },
-          { id: "3", userName: "cy", emails: null, active: null },
-        ],
-      },
-      1,
-    );
-    expect(page.users).toEqual([
-      { id: "1", userName: "ana", displayName: "ana", email: "ana@example.com", active: false },
-      { id: "2", userName: "bo", displayName: "bo", email: "bo@example.com", active: true },
-      { id: "3", userName: "cy", displayName: "cy", email: null, active: true },
-    ]);
-  });
-
-  it("keeps the service's paging numbers; without them, the requested start index (else 1) and the count of users", () => {
-    const given = toDirectoryUserPage(
-      { schemas, totalResults: 40, startIndex: 21, itemsPerPage: 20, Resources: [] },
-      1,
-    );
-    expect(given).toEqual({ users: [], totalResults: 40, startIndex: 21, itemsPerPage: 20 });
-    const missing = toDirectoryUserPage(
-      { schemas, totalResults: 40, Resources: [{ id: "1", userName: "ana" }] },
-      21,
-    );
-    expect(missing).toMatchObject({ totalResults: 40, startIndex: 21, itemsPerPage: 1 });
-    expect(toDirectoryUserPage({ schemas, totalResults: 0 })).toEqual({
-      users: [],
-      totalResults: 0,
-      startIndex: 1,
-      itemsPerPage: 0,
-    });
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformClient, type PlatformError, TolerantReportSchema } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 import { fullReport } from "./fixtures.js";
 
 const TOKEN = "sk-hostile-abcdef123456";
@@ -83,7 +84,13 @@ describe("hostile transports", () => {
   });
 
   const client = () =>
-    createPlatformClient({ baseUrl: base, token: TOKEN, retries: 2, sleep: async () => {} });
+    createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: base,
+      token: TOKEN,
+      retries: 2,
+      sleep: async () => {},
+    });
   const fail = async (p: Promise<unknown>) => {
     try {
       await p;

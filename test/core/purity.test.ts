@@ -44,4 +44,17 @@ describe("the core is pure TypeScript", () => {
       expect(code, `${file} uses ${global}`).not.toMatch(new RegExp(`\\b${global}\\s*[.(]`));
     }
   });
+
+  // design.md: the core does no I/O of its own. Every request goes through a transport the caller
+  // passes in; nothing falls back to the global fetch.
+  it.each(files)("%s reaches no global fetch and no globalThis", (file) => {
+    const code = readFileSync(join(dir, file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "");
+    expect(code, `${file} uses globalThis`).not.toMatch(/\bglobalThis\b/);
+    // A bare `fetch(` or `fetch.` is the global; `fetchFn(` or `x.fetch(` is one passed in.
+    expect(code, `${file} calls the global fetch`).not.toMatch(/(^|[^.\w$])fetch\s*[.(]/m);
+    // Nor through a transport built without a fetch function.
+    expect(code, `${file} builds a transport over the global fetch`).not.toMatch(/fetchTransport\(\s*\)/);
+  });
 });

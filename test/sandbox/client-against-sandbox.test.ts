@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentChat } from "../../src/core/chat.js";
+import { createAgentChat } from "../../src/core/chat-client.js";
 import { createPlatformClient } from "../../src/core/client.js";
 import { isPlatformError } from "../../src/core/errors.js";
 import {
@@ -13,6 +13,7 @@ import {
   placementsOf,
   toDisconnectInput,
 } from "../../src/core/placements.js";
+import { fetchTransport } from "../../src/core/transport.js";
 import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
 import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
@@ -26,7 +27,12 @@ afterAll(async () => {
 });
 
 const client = () =>
-  createPlatformClient({ baseUrl: sandbox.url, token: DEMO_API_KEY, scimToken: DEMO_SCIM_TOKEN });
+  createPlatformClient({
+    transport: fetchTransport(fetch),
+    baseUrl: sandbox.url,
+    token: DEMO_API_KEY,
+    scimToken: DEMO_SCIM_TOKEN,
+  });
 
 async function rejection(promise: Promise<unknown>) {
   try {
@@ -55,10 +61,20 @@ describe("createPlatformClient against the sandbox", () => {
   });
 
   it("maps 401 and a scoped key's 403 to errors that say what to do", async () => {
-    const bad = createPlatformClient({ baseUrl: sandbox.url, token: "sk-wrong", retries: 0 });
+    const bad = createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: sandbox.url,
+      token: "sk-wrong",
+      retries: 0,
+    });
     const e401 = await rejection(bad.listDeployments());
     expect(isPlatformError(e401) && e401.kind).toBe("unauthorized");
-    const scoped = createPlatformClient({ baseUrl: sandbox.url, token: DEMO_SCOPED_KEY, retries: 0 });
+    const scoped = createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: sandbox.url,
+      token: DEMO_SCOPED_KEY,
+      retries: 0,
+    });
     const e403 = await rejection(scoped.listReports(2));
     expect(isPlatformError(e403) && e403.kind).toBe("forbidden");
   });
@@ -106,6 +122,7 @@ describe("createPlatformClient against the sandbox", () => {
 describe("createAgentChat against the sandbox", () => {
   const chat = () =>
     createAgentChat({
+      transport: fetchTransport(fetch),
       chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
       apiKey: DEMO_AGENT_KEY,
       sessionSettings: { externalId: "ann", userAttributes: [{ name: "region", value: "EU" }] },

@@ -6,8 +6,8 @@
  */
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentAnswer, ChatMessage, MergedChatMessage } from "../../src/core/chat.js";
-import { finalAnswer } from "../../src/core/chat.js";
+import { type ChatMessage, finalAnswer, type MergedChatMessage } from "../../src/core/chat-messages.js";
+import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { AskInput, AskOptions, ScimUser } from "../../src/hosts/host.js";
 import {

@@ -3,7 +3,8 @@
  * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
  */
 import { act } from "react";
-import type { AgentAnswer, ChatMessage } from "../../src/core/chat.js";
+import type { ChatMessage } from "../../src/core/chat-messages.js";
+import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { applyDisconnect } from "../../src/core/placements.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
 import type {

@@ -7,7 +7,7 @@
  */
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentAnswer } from "../../src/core/chat.js";
+import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import { applyDisconnect } from "../../src/core/placements.js";
 import {

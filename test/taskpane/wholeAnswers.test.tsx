@@ -5,7 +5,7 @@
  * says neither.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentAnswer } from "../../src/core/chat.js";
+import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { AskInput, AskOptions } from "../../src/hosts/host.js";
 import {

@@ -23,7 +23,7 @@ Office.onReady(() => {
   const root = document.getElementById("root")!;
   // The add-in server says (config.json beside the page) which tenants to reach through its relay.
   const transport = createRelayingTransport({
-    direct: fetchTransport(),
+    direct: fetchTransport((input, init) => fetch(input, init)),
     route: () => loadRelayRoute(window.location.href),
   });
   const host = createExcelHost({ transport });

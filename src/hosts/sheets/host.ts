@@ -15,7 +15,7 @@
  * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
  * the pane reloads. Still one server call per poll.
  */
-import type { AgentAnswer } from "../../core/chat.js";
+import type { AgentAnswer } from "../../core/chat-request.js";
 import { isPlatformError, PlatformError } from "../../core/errors.js";
 import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
 import { callServer, type ServerCall } from "./bridge.js";

@@ -22,15 +22,13 @@ import {
   RangeTargetArgumentSchema,
   ScimPageArgumentSchema,
 } from "../../core/arguments.js";
-import { type AgentAnswer, createSyncAgentChat, newMessageId, type RandomBytes } from "../../core/chat.js";
-import {
-  createSyncPlatformClient,
-  type SyncPlatformClient,
-  tenantOrigin,
-  toDirectoryUserPage,
-} from "../../core/client.js";
+import { createSyncAgentChat } from "../../core/chat-client.js";
+import { type AgentAnswer, newMessageId, type RandomBytes } from "../../core/chat-request.js";
+import { createSyncPlatformClient, type SyncPlatformClient } from "../../core/client.js";
+import { toDirectoryUserPage } from "../../core/directory.js";
 import { chatUrlBelongsToTenant } from "../../core/domains.js";
 import { PlatformError } from "../../core/errors.js";
+import { tenantOrigin } from "../../core/http.js";
 import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
 import {
   agentChatSettings,

@@ -43,7 +43,7 @@ describe("against the sandbox, with no pane listening", () => {
 
   async function setup(options: ExcelMockOptions) {
     const requests: HttpRequest[] = [];
-    const inner = fetchTransport();
+    const inner = fetchTransport(fetch);
     const transport: Transport = (request) => {
       requests.push(request);
       return inner(request);

@@ -3,8 +3,9 @@
  * chat URL, nowhere else, and maps UrlFetchApp's answer to the core's response shape.
  */
 import { describe, expect, it } from "vitest";
-import { buildHttpRequest, operations } from "../../../src/core/client.js";
 import { PlatformError } from "../../../src/core/errors.js";
+import { buildHttpRequest } from "../../../src/core/http.js";
+import { operations } from "../../../src/core/operations.js";
 import {
   abortUrlOf,
   createUrlFetchTransport,

@@ -15,7 +15,8 @@
  *
  * No Apps Script names here: the clock, the wait and the flag are passed in (server.ts wires them).
  */
-import type { AgentAnswer, AskRequest, SyncAgentChat } from "../../../core/chat.js";
+import type { SyncAgentChat } from "../../../core/chat-client.js";
+import type { AgentAnswer, AskRequest } from "../../../core/chat-request.js";
 import { PlatformError } from "../../../core/errors.js";
 
 /** Apps Script ends an execution after 6 minutes. */

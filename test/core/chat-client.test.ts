@@ -1,25 +1,19 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { PlatformError } from "../../src/core/errors.js";
 import {
   type AgentChatOptions,
   type AskRequest,
-  type ChatProgress,
   conversationId,
   createAgentChat,
   createMessageMerger,
   createSyncAgentChat,
-  decodeNdjson,
-  decodeNdjsonText,
   finalAnswer,
-  type InvalidNdjsonLine,
   type MergedChatMessage,
   mergeChatMessages,
-  NdjsonDecoder,
   sortChatMessages,
-} from "../../src/core/chat.js";
-import { PlatformError } from "../../src/core/errors.js";
+} from "../../src/core/index.js";
 import {
   fetchTransport,
   type HttpRequest,
@@ -31,202 +25,6 @@ import {
 const randomBytes = (n: number) => new Uint8Array(n).fill(7);
 
 const encoder = new TextEncoder();
-
-async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
-  for (const p of parts) yield p;
-}
-
-async function collect(source: AsyncIterable<unknown>): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const v of source) out.push(v);
-  return out;
-}
-
-function splitBytes(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let at = 0;
-  for (const p of points) {
-    out.push(bytes.slice(at, p));
-    at = p;
-  }
-  out.push(bytes.slice(at));
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-describe("decodeNdjson", () => {
-  it("splits on \\n and \\r\\n alike, even when \\r and \\n arrive in different chunks", async () => {
-    const problems: InvalidNdjsonLine[] = [];
-    const values = await collect(
-      decodeNdjson(chunks('{"a":1}\r\n{"b":2}\n{"c":3}\r', '\n{"d":"x\\r"}\r\nbad\r', "\n"), {
-        onInvalidLine: (p) => problems.push(p),
-      }),
-    );
-    expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }, { d: "x\r" }]);
-    // The \r belongs to the line ending, not to the line.
-    expect(problems.map((p) => p.text)).toEqual(["bad"]);
-  });
-
-  it("skips empty and whitespace-only lines silently", async () => {
-    const problems: InvalidNdjsonLine[] = [];
-    const values = await collect(
-      decodeNdjson(chunks('\n{"a":1}\n\n   \n\t\r\n{"b":2}\n\n'), { onInvalidLine: (p) => problems.push(p) }),
-    );
-    expect(values).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(problems).toEqual([]);
-  });
-
-  it("decodes a multi-byte character split across chunks", async () => {
-    const bytes = encoder.encode('{"t":"café 😀 ünï"}\n');
-    const oneByteChunks = Array.from(bytes, (b) => new Uint8Array([b]));
-    expect(await collect(decodeNdjson(chunks(...oneByteChunks)))).toEqual([{ t: "café 😀 ünï" }]);
-    const emoji = bytes.indexOf(0xf0);
-    const parts = [bytes.subarray(0, emoji + 2), bytes.subarray(emoji + 2)];
-    expect(await collect(decodeNdjson(chunks(...parts)))).toEqual([{ t: "café 😀 ünï" }]);
-  });
-
-  it("returns a final line that has no newline", async () => {
-    expect(await collect(decodeNdjson(chunks('{"a":1}\n{"b', '":2}')))).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(await collect(decodeNdjson(chunks(encoder.encode('{"a":1}\n{"b":"é"}'))))).toEqual([
-      { a: 1 },
-      { b: "é" },
-    ]);
-  });
-
-  it("reports a malformed line between good ones with its line number and keeps the lines after it", async () => {
-    const problems: InvalidNdjsonLine[] = [];
-    const values = await collect(
-      decodeNdjson(chunks('{"a":1}\n\n{"broken":\n', '{"b":2}\n<html>\n{"c":3}'), {
-        onInvalidLine: (p) => problems.push(p),
-      }),
-    );
-    expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
-    expect(problems.map((p) => [p.line, p.text])).toEqual([
-      [3, '{"broken":'],
-      [5, "<html>"],
-    ]);
-    expect(problems[0]?.error).toMatch(/JSON|Unexpected|end/i);
-  });
-
-  it("keeps going past a malformed line when nobody listens", async () => {
-    expect(await collect(decodeNdjson(chunks("nope\n", '{"a":1}\n')))).toEqual([{ a: 1 }]);
-  });
-
-  it("cuts the reported text of a long malformed line to about 200 characters", async () => {
-    const problems: InvalidNdjsonLine[] = [];
-    await collect(decodeNdjson(chunks(`x${"y".repeat(5000)}\n`), { onInvalidLine: (p) => problems.push(p) }));
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.text.length).toBeLessThanOrEqual(201);
-    expect(problems[0]?.text.startsWith("xyyy")).toBe(true);
-  });
-
-  it("yields nothing for empty input", async () => {
-    expect(await collect(decodeNdjson(chunks()))).toEqual([]);
-    expect(await collect(decodeNdjson(chunks("", new Uint8Array(0))))).toEqual([]);
-    expect(await collect(decodeNdjson(chunks("\n\r\n\n")))).toEqual([]);
-    expect(decodeNdjsonText("")).toEqual([]);
-  });
-
-  it("reads a web ReadableStream of bytes, a whole string, and drops a leading byte-order mark", async () => {
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoder.encode('\uFEFF{"a":1}\n{"b"'));
-        controller.enqueue(encoder.encode(":2}\n"));
-        controller.close();
-      },
-    });
-    expect(await collect(decodeNdjson(stream))).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(await collect(decodeNdjson('\uFEFF{"a":1}\n[2]'))).toEqual([{ a: 1 }, [2]]);
-  });
-
-  it("yields each value as soon as its line completes, before the stream ends", async () => {
-    let released = () => {};
-    const gate = new Promise<void>((resolve) => {
-      released = resolve;
-    });
-    async function* slow() {
-      yield '{"first":true}\n{"sec';
-      await gate;
-      yield 'ond":true}\n';
-    }
-    const iterator = decodeNdjson(slow())[Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toEqual({ first: true });
-    released();
-    expect((await iterator.next()).value).toEqual({ second: true });
-    expect((await iterator.next()).done).toBe(true);
-  });
-
-  it("decodes a 1 MB line fed in 16-byte chunks", async () => {
-    const content = "z".repeat(1024 * 1024);
-    const bytes = encoder.encode(`${JSON.stringify({ content })}\n{"after":1}\n`);
-    const decoder = new NdjsonDecoder();
-    const values: unknown[] = [];
-    for (let i = 0; i < bytes.length; i += 16) values.push(...decoder.push(bytes.subarray(i, i + 16)));
-    values.push(...decoder.end());
-    expect(values).toEqual([{ content }, { after: 1 }]);
-  });
-
-  it("gives the same values however the same bytes are split into chunks, down to 1 byte", async () => {
-    const line = fc.oneof(
-      fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.constantFrom("", "  ", "\t", "not json", '{"open":'),
-      fc.string({ unit: "grapheme" }).map((s) => JSON.stringify({ s })),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n")), { maxLength: 20 }),
-        fc.boolean(),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        async (lines, trailing, cuts) => {
-          let text = lines.map(([l, eol]) => l + eol).join("");
-          if (!trailing && text.endsWith("\n")) text = text.replace(/\r?\n$/, "");
-          const bytes = encoder.encode(text);
-          const problems: number[] = [];
-          const whole = decodeNdjsonText(text, { onInvalidLine: (p) => problems.push(p.line) });
-          const chunkedProblems: number[] = [];
-          const chunked = await collect(
-            decodeNdjson(chunks(...splitBytes(bytes, cuts)), {
-              onInvalidLine: (p) => chunkedProblems.push(p.line),
-            }),
-          );
-          const byteByByte = await collect(
-            decodeNdjson(chunks(...Array.from(bytes, (b) => new Uint8Array([b])))),
-          );
-          expect(chunked).toEqual(whole);
-          expect(byteByByte).toEqual(whole);
-          expect(chunkedProblems).toEqual(problems);
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-});
-
-describe("decodeNdjsonText", () => {
-  it("needs no TextDecoder for text (Apps Script's V8 has none)", () => {
-    const original = globalThis.TextDecoder;
-    // @ts-expect-error: removed on purpose for this test
-    delete globalThis.TextDecoder;
-    try {
-      expect(decodeNdjsonText('{"a":"é"}\n{"b":2}')).toEqual([{ a: "é" }, { b: 2 }]);
-    } finally {
-      globalThis.TextDecoder = original;
-    }
-  });
-
-  it("follows the same rules on a whole body", () => {
-    const problems: InvalidNdjsonLine[] = [];
-    const values = decodeNdjsonText('{"a":1}\r\n\r\n  \nbad\n{"b":2}', {
-      onInvalidLine: (p) => problems.push(p),
-    });
-    expect(values).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(problems.map((p) => p.line)).toEqual([4]);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
 
 const CHAT_ID = "chat-7f3a";
 /** What the chats below generate: the clock's millisecond, then the fixed "random" digits of `randomBytes`. */
@@ -485,7 +283,7 @@ function chatFor(chatUrl: string, extra: Partial<AgentChatOptions> = {}) {
   const chat = createAgentChat({
     chatUrl,
     apiKey: API_KEY,
-    transport: fetchTransport(),
+    transport: fetchTransport(fetch),
     sessionSettings: SESSION,
     now: () => 1718000000000,
     randomBytes,
@@ -598,13 +396,9 @@ describe("createAgentChat", () => {
       res.end();
     });
     const seen: { id: string; content: string | null | undefined; total: number; ended: boolean }[] = [];
-    const progress: ChatProgress[] = [];
     const result = await chatFor(server.chatUrl).chat.ask(
       { input: "How many orders last month?" },
-      {
-        onMessage: (m, all) => seen.push({ id: m.id, content: m.content, total: all.length, ended }),
-        onProgress: (p) => progress.push(p),
-      },
+      { onMessage: (m, all) => seen.push({ id: m.id, content: m.content, total: all.length, ended }) },
     );
     expect(seen).toHaveLength(10);
     expect(seen[0]).toMatchObject({ id: "__cutoff__", total: 1, ended: false });
@@ -615,8 +409,6 @@ describe("createAgentChat", () => {
     ]);
     expect(seen.filter((s) => s.ended)).toHaveLength(0);
     expect(result.answer).toBe("There were 1,204 orders last month.");
-    expect(progress.map((p) => p.type)).toEqual(["connecting", "streaming", "tool", "answering"]);
-    expect(progress[2]).toMatchObject({ type: "tool", name: "load_data", messageId: "m-2" });
   });
 
   it("returns the thread for a chatId without input", async () => {
@@ -676,16 +468,11 @@ describe("createAgentChat", () => {
       }
       res.end();
     });
-    const progress: ChatProgress[] = [];
-    const result = await chatFor(server.chatUrl).chat.ask(
-      { input: "q", messageId: MESSAGE_ID },
-      { onProgress: (p) => progress.push(p) },
-    );
+    const result = await chatFor(server.chatUrl).chat.ask({ input: "q", messageId: MESSAGE_ID });
     expect(server.received).toHaveLength(2);
     expect(server.received[0]?.json).not.toHaveProperty("chatId");
     expect(result.answer).toBe("There were 1,204 orders last month.");
     expect(result.chatId).toBe("c-9");
-    expect(progress).toContainEqual({ type: "resuming", chatId: "c-9" });
   });
 
   it("rejects a second __suspended__ with kind stream and does not ask a third time", async () => {
@@ -777,7 +564,7 @@ describe("createAgentChat", () => {
     let calls = 0;
     const counting: Transport = (request) => {
       calls += 1;
-      return fetchTransport()(request);
+      return fetchTransport(fetch)(request);
     };
     const insecure = server.chatUrl.replace("127.0.0.1", "reporting.example.com");
     const { chat } = chatFor(insecure, { transport: counting });
@@ -806,7 +593,7 @@ describe("createAgentChat", () => {
     const noSettings = createAgentChat({
       chatUrl: server.chatUrl,
       apiKey: API_KEY,
-      transport: fetchTransport(),
+      transport: fetchTransport(fetch),
       randomBytes,
     });
     expect((await rejection(noSettings.ask({ input: "q" }))).kind).toBe("bad-request");

@@ -1,0 +1,138 @@
+/**
+ * The chat's messages (spec 4.2, platform-api.md): merging streamed pieces by id, the final answer
+ * (chat rules 2-3), the conversation id (chat rule 4) and the stream's control lines. Pure rules over
+ * decoded lines; the chat client (chat-client.ts) applies them as an answer streams.
+ *
+ * Decisions where the spec is silent (each also noted where it is made):
+ * - `finalAnswer` returns null when there is no answer at all (never "").
+ * - `sort` ordering puts messages without a `sort` after those with one, in first-seen order.
+ */
+import { type ChatMessage, ChatMessageSchema } from "./schema.js";
+
+export type { ChatMessage } from "./schema.js";
+
+/** A chat message after merging: always has an id. */
+export type MergedChatMessage = ChatMessage & { id: string };
+
+/** Control lines of the stream (platform-api.md): kept among the messages, never the answer. */
+export const CUTOFF_ID = "__cutoff__";
+/** The service's closing line: without it the answer is "unfinished". */
+export const USAGE_ID = "__usage__";
+export const SUSPENDED_ID = "__suspended__";
+export const ABORTED_ID = "__aborted__";
+
+export interface MessageMerger {
+  /**
+   * Takes one decoded line. Returns the message as merged so far, or null when the line is not a
+   * message (no id, such as an `{"error": ...}` line, or not a chat message's shape).
+   */
+  push(line: unknown): MergedChatMessage | null;
+  /** Every message so far, in first-seen order. */
+  messages(): MergedChatMessage[];
+  /**
+   * A resumed stream is starting: each id already seen starts afresh at its next line, delta or
+   * not, because a re-subscribed run replays its messages.
+   */
+  beginReplay(): void;
+}
+
+/**
+ * Merges lines by id (platform-api.md): a later line with the same id and `isDelta: true` appends
+ * its content to the message so far (its other fields overwrite); a later line without `isDelta`
+ * replaces the message. A message keeps the place where its id was first seen.
+ */
+export function createMessageMerger(): MessageMerger {
+  const byId = new Map<string, MergedChatMessage>();
+  const order: string[] = [];
+  let stale = new Set<string>();
+  return {
+    push(line) {
+      const parsed = ChatMessageSchema.safeParse(line);
+      if (!parsed.success || typeof parsed.data.id !== "string") return null;
+      const next = parsed.data as MergedChatMessage;
+      const id = next.id;
+      const previous = byId.get(id);
+      let merged: MergedChatMessage;
+      if (previous === undefined) {
+        order.push(id);
+        merged = next;
+      } else if (stale.delete(id) || next.isDelta !== true) {
+        merged = next;
+      } else {
+        merged = { ...previous, ...next, content: (previous.content ?? "") + (next.content ?? "") };
+      }
+      byId.set(id, merged);
+      return merged;
+    },
+    messages() {
+      return order.map((id) => byId.get(id) as MergedChatMessage);
+    },
+    beginReplay() {
+      stale = new Set(order);
+    },
+  };
+}
+
+/** Merges a whole list of decoded lines (see `createMessageMerger`). */
+export function mergeChatMessages(lines: Iterable<unknown>): MergedChatMessage[] {
+  const merger = createMessageMerger();
+  for (const line of lines) merger.push(line);
+  return merger.messages();
+}
+
+/** Orders messages by `sort`; ties and messages without one keep first-seen order, the latter last. */
+export function sortChatMessages<T extends ChatMessage>(messages: readonly T[]): T[] {
+  const key = (m: T) => (typeof m.sort === "number" && Number.isFinite(m.sort) ? m.sort : Infinity);
+  return [...messages].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka === kb ? 0 : ka < kb ? -1 : 1;
+  });
+}
+
+/** Spec 4.2 rule 2: an assistant message whose graphPath is non-empty, starts with "final" and has at most 2 elements. */
+export function isFinalAnswerMessage(m: ChatMessage): boolean {
+  const path = m.graphPath;
+  return (
+    m.role === "assistant" &&
+    Array.isArray(path) &&
+    path.length > 0 &&
+    path.length <= 2 &&
+    path[0] === "final"
+  );
+}
+
+/**
+ * Spec 4.2 rules 2-3, on merged messages in stream order. Rule 2: the last assistant message whose
+ * graphPath is non-empty, starts with "final" and has at most 2 elements gives the answer. Rule 3:
+ * failing that, the last assistant message with non-empty content. Null when neither exists (the
+ * spec is silent; null tells "no answer" apart from an empty one).
+ */
+export function finalAnswer(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (isFinalAnswerMessage(m)) return m.content ?? "";
+  }
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === "assistant" && typeof m.content === "string" && m.content.length > 0) return m.content;
+  }
+  return null;
+}
+
+/** Spec 4.2 rule 4: the conversation id is state.chatId of the `__cutoff__` message; null if none. */
+export function conversationId(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.id === CUTOFF_ID) {
+      const chatId = m.state?.chatId;
+      return typeof chatId === "string" && chatId.length > 0 ? chatId : null;
+    }
+  }
+  return null;
+}
+
+/** True for the stream's bookkeeping lines (`__cutoff__`, `__state__`, `__usage__`, ...). */
+export function isControlMessage(m: ChatMessage): boolean {
+  return typeof m.id === "string" && m.id.startsWith("__") && m.id.endsWith("__");
+}

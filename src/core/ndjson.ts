@@ -1,0 +1,284 @@
+/**
+ * NDJSON, the chat stream's format (platform-api.md): one JSON value a line, decoded as the bytes
+ * arrive, whatever their chunking. Blank lines are skipped; a line that is not JSON is reported and
+ * skipped; a line past its limit stops decoding (limits.ts).
+ */
+import { type ByteSource, iterateChunks } from "./transport.js";
+
+export interface InvalidNdjsonLine {
+  /** 1-based, counting every line of the input, blank ones included. */
+  line: number;
+  /** The line, cut to about 200 characters. */
+  text: string;
+  error: string;
+}
+
+export interface NdjsonOptions {
+  /** Called for a line that is not JSON; the line is skipped and decoding goes on. */
+  onInvalidLine?: (problem: InvalidNdjsonLine) => void;
+  /**
+   * Longest line accepted, in characters (bytes while still undecoded). A longer one throws
+   * `NdjsonLineTooLong` as soon as its pending part passes the limit, before it is all held.
+   */
+  maxLineLength?: number;
+}
+
+/** A line passed `maxLineLength`: decoding stops. `values` holds the lines completed before it. */
+export class NdjsonLineTooLong extends Error {
+  override readonly name = "NdjsonLineTooLong";
+  values: unknown[] = [];
+  constructor(readonly limit: number) {
+    super(`A line is longer than ${limit} characters.`);
+  }
+}
+
+const REPORTED_TEXT_LIMIT = 200;
+/** Chunks up to this size are copied byte by byte while searched; larger ones by the native calls. */
+const SMALL_CHUNK = 64;
+/** Largest pending-bytes buffer kept for the next line. */
+const KEPT_BUFFER_BYTES = 64 * 1024;
+const NO_BYTES = new Uint8Array(0);
+const BLANK = /^\s*$/;
+
+/**
+ * The incremental NDJSON decoder under `decodeNdjson` and `decodeNdjsonText`: push chunks, get
+ * the values of the lines they complete.
+ *
+ * Linear however the input is chunked: the bytes of a partial line are gathered in one growing
+ * buffer (doubled when full, so each byte is copied a bounded number of times), only the new chunk
+ * is searched for newlines, and a line is decoded and parsed once, when its newline arrives. A
+ * small chunk is copied and searched in the same pass, so a long line in 16-byte pieces costs
+ * little more than the line whole. Re-concatenating or re-scanning the pending part per chunk would
+ * make a long line in small chunks quadratic. Text chunks are kept as a list of pieces, joined once.
+ *
+ * Bytes are decoded only up to a newline byte, which never occurs inside a multi-byte UTF-8
+ * sequence, so a character split across chunks is decoded whole; and a long line arriving in
+ * small chunks costs one decode, not one per chunk.
+ */
+export class NdjsonDecoder {
+  // Made on the first bytes: Apps Script's V8 has no TextDecoder, and text input needs none.
+  #textDecoder: TextDecoder | null = null;
+  readonly #onInvalidLine: NdjsonOptions["onInvalidLine"];
+  readonly #maxLine: number;
+  #pending: string[] = [];
+  #pendingChars = 0;
+  /** The undecoded bytes of the current line: the first `#pendingByteLength` bytes of this buffer. */
+  #pendingBytes: Uint8Array = NO_BYTES;
+  #pendingByteLength = 0;
+  #lineNumber = 0;
+  #started = false;
+
+  constructor(options: NdjsonOptions = {}) {
+    this.#onInvalidLine = options.onInvalidLine;
+    this.#maxLine = options.maxLineLength ?? Infinity;
+  }
+
+  /** Decodes one chunk; returns the values of the lines it completed (often none). */
+  push(chunk: Uint8Array | string): unknown[] {
+    if (typeof chunk === "string") {
+      if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+      const values = this.#pushText(chunk);
+      this.#checkPending(values);
+      return values;
+    }
+    if (chunk.length <= SMALL_CHUNK) {
+      // One pass copies the chunk after the pending bytes and looks for a newline; the usual small
+      // chunk of a long line has none and costs nothing more.
+      const at = this.#pendingByteLength;
+      let buffer = this.#pendingBytes;
+      if (at + chunk.length > buffer.length) buffer = this.#reserve(chunk.length);
+      let i = 0;
+      for (; i < chunk.length; i++) {
+        const byte = chunk[i] as number;
+        if (byte === 10) break;
+        buffer[at + i] = byte;
+      }
+      if (i === chunk.length) {
+        this.#pendingByteLength += chunk.length;
+        if (this.#pendingChars + this.#pendingByteLength > this.#maxLine) this.#checkPending();
+        return [];
+      }
+      // A newline: the bytes copied past `at` are not counted, and the general path takes over.
+    }
+    const lastNewline = lastNewlineIn(chunk);
+    if (lastNewline === -1) {
+      if (chunk.length > 0) {
+        this.#append(chunk);
+        this.#checkPending();
+      }
+      return [];
+    }
+    const head = chunk.subarray(0, lastNewline + 1);
+    let text: string;
+    if (this.#pendingByteLength > 0) {
+      this.#append(head);
+      text = this.#decodePendingBytes();
+    } else {
+      text = this.#decode(head);
+    }
+    if (lastNewline + 1 < chunk.length) this.#append(chunk.subarray(lastNewline + 1));
+    const out = this.#pushText(text);
+    this.#checkPending(out);
+    return out;
+  }
+
+  #checkPending(values: unknown[] = []): void {
+    if (this.#pendingChars + this.#pendingByteLength > this.#maxLine) {
+      const error = new NdjsonLineTooLong(this.#maxLine);
+      error.values = values;
+      throw error;
+    }
+  }
+
+  #decode(bytes: Uint8Array): string {
+    // ignoreBOM: each call starts a new decode; only the input's first character may be a
+    // byte-order mark, and that one is dropped by hand in #pushText.
+    this.#textDecoder ??= new TextDecoder("utf-8", { ignoreBOM: true });
+    return this.#textDecoder.decode(bytes);
+  }
+
+  /** The pending buffer with room for `more` bytes after the pending ones (doubled when short). */
+  #reserve(more: number): Uint8Array {
+    const need = this.#pendingByteLength + more;
+    if (need > this.#pendingBytes.length) {
+      const grown = new Uint8Array(Math.max(need, this.#pendingBytes.length * 2, 1024));
+      grown.set(this.#pendingBytes.subarray(0, this.#pendingByteLength));
+      this.#pendingBytes = grown;
+    }
+    return this.#pendingBytes;
+  }
+
+  #append(bytes: Uint8Array): void {
+    this.#reserve(bytes.length).set(bytes, this.#pendingByteLength);
+    this.#pendingByteLength += bytes.length;
+  }
+
+  #decodePendingBytes(): string {
+    const text = this.#decode(this.#pendingBytes.subarray(0, this.#pendingByteLength));
+    this.#pendingByteLength = 0;
+    // A buffer grown for one long line is not kept for the short ones after it.
+    if (this.#pendingBytes.length > KEPT_BUFFER_BYTES) this.#pendingBytes = NO_BYTES;
+    return text;
+  }
+
+  #pushText(input: string): unknown[] {
+    let text = input;
+    if (!this.#started && text.length > 0) {
+      this.#started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const out: unknown[] = [];
+    let start = 0;
+    let newline = text.indexOf("\n");
+    while (newline !== -1) {
+      let line: string;
+      if (this.#pending.length > 0) {
+        this.#pending.push(text.slice(start, newline));
+        line = this.#pending.join("");
+        this.#pending = [];
+        this.#pendingChars = 0;
+      } else {
+        line = text.slice(start, newline);
+      }
+      this.#take(line, out);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    if (start < text.length) {
+      this.#pending.push(start === 0 ? text : text.slice(start));
+      this.#pendingChars += text.length - start;
+    }
+    return out;
+  }
+
+  /** Ends the input: returns the value of a last line that had no newline, if any. */
+  end(): unknown[] {
+    const out: unknown[] = [];
+    if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+    if (this.#pending.length > 0) {
+      const line = this.#pending.join("");
+      this.#pending = [];
+      this.#pendingChars = 0;
+      this.#take(line, out);
+    }
+    return out;
+  }
+
+  #take(raw: string, out: unknown[]): void {
+    this.#lineNumber += 1;
+    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (line.length === 0) return;
+    if (line.length > this.#maxLine) {
+      const error = new NdjsonLineTooLong(this.#maxLine);
+      error.values = out;
+      throw error;
+    }
+    try {
+      out.push(JSON.parse(line));
+    } catch (error) {
+      // Checked only on failure: JSON.parse already accepts surrounding whitespace, so the usual
+      // line pays nothing for the blank-line rule.
+      if (BLANK.test(line)) return;
+      this.#onInvalidLine?.({
+        line: this.#lineNumber,
+        text: line.length > REPORTED_TEXT_LIMIT ? `${line.slice(0, REPORTED_TEXT_LIMIT)}…` : line,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+/**
+ * The last newline byte of a chunk, or -1. For a tiny chunk a plain loop beats the native calls'
+ * fixed cost; for a larger one, V8's forward `indexOf` is several times faster than
+ * `lastIndexOf`, so it settles the common no-newline case, and `lastIndexOf` then only scans the
+ * tail after the last newline.
+ */
+function lastNewlineIn(chunk: Uint8Array): number {
+  if (chunk.length <= 64) {
+    for (let i = chunk.length - 1; i >= 0; i--) if (chunk[i] === 10) return i;
+    return -1;
+  }
+  return chunk.indexOf(10) === -1 ? -1 : chunk.lastIndexOf(10);
+}
+
+/**
+ * Decodes newline-delimited JSON from a stream (bytes or text chunks): one value per non-empty
+ * line, as each line completes. Blank lines are skipped; a line that is not JSON is reported to
+ * `onInvalidLine` and skipped, and later lines still come.
+ */
+export async function* decodeNdjson(
+  source: ByteSource | string,
+  options: NdjsonOptions = {},
+): AsyncGenerator<unknown, void, undefined> {
+  const decoder = new NdjsonDecoder(options);
+  try {
+    if (typeof source === "string") {
+      yield* decoder.push(source);
+    } else {
+      for await (const chunk of iterateChunks(source)) {
+        const values = decoder.push(chunk);
+        for (let i = 0; i < values.length; i++) yield values[i];
+      }
+    }
+    yield* decoder.end();
+  } catch (error) {
+    // The lines completed before an overlong one still count.
+    if (error instanceof NdjsonLineTooLong) yield* error.values.splice(0);
+    throw error;
+  }
+}
+
+/** The whole-text form of `decodeNdjson`, for Apps Script, which gets a body at once. */
+export function decodeNdjsonText(text: string, options: NdjsonOptions = {}): unknown[] {
+  const decoder = new NdjsonDecoder(options);
+  const values = decoder.push(text);
+  try {
+    for (const v of decoder.end()) values.push(v);
+  } catch (error) {
+    // An overlong last line: the lines before it still count.
+    if (error instanceof NdjsonLineTooLong) error.values = [...values, ...error.values];
+    throw error;
+  }
+  return values;
+}

@@ -1,0 +1,200 @@
+/**
+ * The platform's operations, as data: each is a plain description (method, path, credential, how to
+ * read the answer) that http.ts turns into a request and reads the answer of, and either runner in
+ * client.ts executes. Nothing here does I/O.
+ */
+import { z } from "zod/mini";
+import { type ScimListResponse, ScimListResponseSchema } from "./directory.js";
+import { invalidResponse, PlatformError } from "./errors.js";
+import {
+  type Deployment,
+  DeploymentSchema,
+  type DisconnectInput,
+  DisconnectInputSchema,
+  type Report,
+  TolerantReportSchema,
+} from "./schema.js";
+import type { HttpMethod } from "./transport.js";
+
+type Credential = "api-key" | "scim-token";
+
+export interface Operation<T> {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON body; for DELETE without one, an empty body is sent (Content-Length: 0). */
+  body?: unknown;
+  credential: Credential;
+  /** Words for messages: "list reports". */
+  action: string;
+  deploymentId?: number;
+  /** Reads the parsed JSON answer; throws `invalid-response` on a shape it cannot read. */
+  read(json: unknown): T;
+}
+
+function parseWith<S extends z.ZodMiniType>(schema: S, what: string) {
+  return (json: unknown): z.infer<S> => {
+    const result = schema.safeParse(json);
+    if (!result.success) throw invalidResponse(what, describeIssues(result.error));
+    return result.data;
+  };
+}
+
+/** "externalWorkbookPlacements.0.syncStatus: expected string" — the first few issues, with paths. */
+export function describeIssues(error: z.core.$ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
+    .join("; ");
+}
+
+function positiveInt(n: number, what: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new PlatformError("bad-request", `${what} must be a whole number (got ${String(n)}).`);
+  }
+  return n;
+}
+
+const DeploymentList = z.array(DeploymentSchema);
+const DeploymentListSchema = z.union([
+  DeploymentList,
+  z.pipe(
+    z.looseObject({
+      items: z.optional(DeploymentList),
+      data: z.optional(DeploymentList),
+      deployments: z.optional(DeploymentList),
+    }),
+    z.transform((v: { items?: Deployment[]; data?: Deployment[]; deployments?: Deployment[] }, ctx) => {
+      const list = v.items ?? v.deployments ?? v.data;
+      if (!list) {
+        ctx.issues.push({ code: "custom", message: "expected a list of deployments", input: v });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  ),
+]);
+
+const ReportPageSchema = z.looseObject({
+  items: z.optional(z.array(z.unknown())),
+  // Deprecated name of `items` on the real service.
+  data: z.optional(z.array(z.unknown())),
+  pageInfo: z.nullish(
+    z.looseObject({ hasNextPage: z.optional(z.boolean()), endCursor: z.nullish(z.string()) }),
+  ),
+});
+
+export interface ReportPage {
+  reports: Report[];
+  problems: string[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export const operations = {
+  listDeployments(): Operation<Deployment[]> {
+    return {
+      method: "GET",
+      path: "/api/v1/deployments",
+      credential: "api-key",
+      action: "list deployments",
+      read: parseWith(DeploymentListSchema, "a list of deployments"),
+    };
+  },
+
+  listReportsPage(
+    deploymentId: number,
+    opts: { externalWorkbookId?: string; search?: string; first?: number; after?: string | null },
+  ): Operation<ReportPage> {
+    positiveInt(deploymentId, "The deployment id");
+    return {
+      method: "GET",
+      path: `/api/v1/deployments/${deploymentId}/reports`,
+      query: {
+        externalWorkbookId: opts.externalWorkbookId || undefined,
+        search: opts.search || undefined,
+        first: opts.first,
+        after: opts.after ?? undefined,
+      },
+      credential: "api-key",
+      action: "list reports",
+      deploymentId,
+      read(json) {
+        const page = parseWith(ReportPageSchema, "a list of reports")(json);
+        const items = page.items ?? page.data;
+        if (!items) throw invalidResponse("a list of reports", "items: missing");
+        const reports: Report[] = [];
+        const problems: string[] = [];
+        // One unreadable report must not hide the others: each item is read on its own.
+        items.forEach((item, index) => {
+          const r = TolerantReportSchema.safeParse(item);
+          if (r.success) reports.push(r.data);
+          else {
+            const rec = item && typeof item === "object" ? (item as Record<string, unknown>) : {};
+            const name = typeof rec.name === "string" ? `"${rec.name}"` : `#${String(rec.id ?? index + 1)}`;
+            problems.push(`Report ${name} could not be read (${describeIssues(r.error)}).`);
+          }
+        });
+        return {
+          reports,
+          problems,
+          hasNextPage: page.pageInfo?.hasNextPage === true,
+          endCursor: page.pageInfo?.endCursor ?? null,
+        };
+      },
+    };
+  },
+
+  getReport(deploymentId: number, reportId: number): Operation<Report> {
+    positiveInt(deploymentId, "The deployment id");
+    positiveInt(reportId, "The report id");
+    return {
+      method: "GET",
+      path: `/api/v1/deployments/${deploymentId}/reports/${reportId}`,
+      credential: "api-key",
+      action: "read the report",
+      deploymentId,
+      read: parseWith(TolerantReportSchema, "a report"),
+    };
+  },
+
+  disconnectReportFromWorkbook(
+    deploymentId: number,
+    reportId: number,
+    input?: DisconnectInput | null,
+  ): Operation<Report> {
+    positiveInt(deploymentId, "The deployment id");
+    positiveInt(reportId, "The report id");
+    let body: DisconnectInput | undefined;
+    if (input != null) {
+      const parsed = DisconnectInputSchema.safeParse(input);
+      if (!parsed.success) {
+        throw new PlatformError(
+          "bad-request",
+          `The disconnect input is not valid: ${describeIssues(parsed.error)}.`,
+        );
+      }
+      body = parsed.data;
+    }
+    return {
+      method: "DELETE",
+      path: `/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`,
+      body,
+      credential: "api-key",
+      action: "disconnect the report",
+      deploymentId,
+      read: parseWith(TolerantReportSchema, "a report"),
+    };
+  },
+
+  listScimUsers(opts: { count?: number; startIndex?: number } = {}): Operation<ScimListResponse> {
+    return {
+      method: "GET",
+      path: "/api/scim/v2/Users",
+      query: { count: opts.count, startIndex: opts.startIndex },
+      credential: "scim-token",
+      action: "list users",
+      read: parseWith(ScimListResponseSchema, "a list of users"),
+    };
+  },
+};
