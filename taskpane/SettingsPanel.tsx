@@ -34,7 +34,7 @@ import type { Deployment } from "../src/core/schema.js";
 import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorKind, errorMessage } from "./errorMessage.js";
+import { errorKind, errorMessage, type SettingsField } from "./errorMessage.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -67,6 +67,8 @@ interface SettingsPanelProps {
   firstRun: boolean;
   onSaved(settings: PublicSettings): void;
   onClose(): void;
+  /** The field to put focus in when Settings opens (from an "Open settings" action). */
+  focusField?: SettingsField;
 }
 
 type FieldName = "tenantUrl" | "chatUrl";

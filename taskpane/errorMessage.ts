@@ -22,3 +22,22 @@ export function errorKind(error: unknown): string | null {
   }
   return null;
 }
+
+/** A field of the Settings form, by the name the pane and the hosts use for the setting. */
+export type SettingsField = "tenantUrl" | "apiKey" | "chatUrl" | "agentApiKey" | "scimToken";
+
+/**
+ * The Settings field a failure is about, so an "Open settings" action can open Settings there: a
+ * 401/403 from the platform is about the API key, from the agent about the agent key, from the
+ * SCIM directory about the SCIM token. Null when Settings cannot fix it.
+ */
+export function settingsFieldFor(
+  error: unknown,
+  source: "platform" | "agent" | "directory" = "platform",
+): SettingsField | null {
+  const kind = errorKind(error);
+  if (kind !== "unauthorized" && kind !== "forbidden") return null;
+  if (source === "agent") return "agentApiKey";
+  if (source === "directory") return "scimToken";
+  return "apiKey";
+}
