@@ -13,6 +13,7 @@ import { demoSeed } from "../src/sandbox/demo.js";
 import { launchBrowser } from "../test/e2e/browser.js";
 import { median, ms, navigate, servePreview } from "./browser-timing.js";
 import { builds } from "./builds.js";
+import { ratioLine } from "./goal.js";
 import { serveStatic } from "./static-server.js";
 
 const RUNS = 5;
@@ -51,7 +52,7 @@ export async function run(): Promise<void> {
     console.log(
       `navigation to the first painted list item, bare React 19 page served the same way: median ${ms(q)} of ${RUNS} [${baseline.map((n) => n.toFixed(0)).join(", ")}]`,
     );
-    console.log(`first placement list vs bare React page: ratio ${(p / q).toFixed(2)}`);
+    console.log(ratioLine("first painted placement list vs bare React page", p / q, 1.5));
   } finally {
     await launched.close();
     await bare.close();

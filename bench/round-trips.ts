@@ -22,7 +22,7 @@ const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
 const Q1 = { id: "{00000000-0001-0000-0100-000000000000}", name: "Q1 Sales" };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const verdict = (n: number, budget = 1) => (n <= budget ? "met" : "MISSED");
+const verdict = (n: number, budget = 1) => (n <= budget ? "meets" : "misses");
 
 async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -68,7 +68,7 @@ async function excel(): Promise<void> {
     await mock.fire("onSelectionChanged", { address: "C3", worksheetId: SALES_ID });
   }, 1);
   console.log(
-    `excel: one selection change (a click on a cell): ${click.syncs} context.sync(), ${click.notified} notification; budget 1: ${verdict(click.syncs)}`,
+    `excel: one selection change (a click on a cell): ${click.syncs} context.sync(), ${click.notified} notification · goal: 1 · ${verdict(click.syncs)}`,
   );
 
   const drag = await measure(async () => {
@@ -79,7 +79,7 @@ async function excel(): Promise<void> {
     }
   }, 1);
   console.log(
-    `excel: a drag over 10 cells (10 selection events 20 ms apart): ${drag.syncs} context.sync(), ${drag.notified} notification (last cell ${seen.at(-1)?.cell}); budget 1: ${verdict(drag.syncs)}`,
+    `excel: a drag over 10 cells (10 selection events 20 ms apart): ${drag.syncs} context.sync(), ${drag.notified} notification (last cell ${seen.at(-1)?.cell}) · goal: 1 · ${verdict(drag.syncs)}`,
   );
 
   const sheet = await measure(async () => {
@@ -88,7 +88,7 @@ async function excel(): Promise<void> {
     await mock.fire("onSelectionChanged", { address: "A1", worksheetId: Q1.id });
   }, 1);
   console.log(
-    `excel: a switch to another sheet (activated + selection events): ${sheet.syncs} context.sync(), ${sheet.notified} notification; budget 1: ${verdict(sheet.syncs)}`,
+    `excel: a switch to another sheet (activated + selection events): ${sheet.syncs} context.sync(), ${sheet.notified} notification · goal: 1 · ${verdict(sheet.syncs)}`,
   );
 
   const syncs = mock.state.syncs;
@@ -147,15 +147,15 @@ async function sheets(): Promise<void> {
   }
   const refresh = await count(() => host.loadWorkbook());
   console.log(
-    `sheets: a refresh (context, sheets and reports): ${refresh} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(refresh)}`,
+    `sheets: a refresh (context, sheets and reports): ${refresh} google.script.run call (${calls.at(-1)?.name}) · goal: 1 · ${verdict(refresh)}`,
   );
   const disconnect = await count(() => host.platform.disconnect(1, 42, { placementId: "p-1" }));
   console.log(
-    `sheets: a disconnect: ${disconnect} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(disconnect)}`,
+    `sheets: a disconnect: ${disconnect} google.script.run call (${calls.at(-1)?.name}) · goal: 1 · ${verdict(disconnect)}`,
   );
   const select = await count(() => host.selectRange({ sheetId: "0", sheetName: "Sheet1", range: "B2:F9" }));
   console.log(
-    `sheets: "select it in the workbook": ${select} google.script.run call (${calls.at(-1)?.name}); budget 1: ${verdict(select)}`,
+    `sheets: "select it in the workbook": ${select} google.script.run call (${calls.at(-1)?.name}) · goal: 1 · ${verdict(select)}`,
   );
   console.log(
     "sheets: a selection change is not an event in Sheets: the host polls getActiveContext while the sidebar is visible and listened to, every 1.5 s after an action, backing off to 10 s when idle (1 call per poll, none while hidden; calls per hour under 'Sheets sidebar polling')",

@@ -106,7 +106,7 @@ export async function run(): Promise<void> {
     `sheets polling, active (the selection moves before every poll): ${active.polls} getActiveContext calls per hour (every 1.5 s); 8 hours: ${dayShare(active.polls)}% of ${DAILY_PROPERTY_READS.toLocaleString("en")} property reads a day`,
   );
   console.log(
-    `sheets polling, idle (nothing changes for an hour): ${idle.polls} calls per hour (rising to every 10 s); budget ${IDLE_BUDGET_PER_HOUR}: ${idle.polls <= IDLE_BUDGET_PER_HOUR ? "met" : "MISSED"}; 8 hours: ${dayShare(idle.polls)}% of the daily property reads (a fixed 1.5 s poll: 2400 calls, 38.4%)`,
+    `sheets polling, idle (nothing changes for an hour): ${idle.polls} calls per hour (rising to every 10 s) · goal: at most ${IDLE_BUDGET_PER_HOUR} · ${idle.polls <= IDLE_BUDGET_PER_HOUR ? "meets" : "misses"}; 8 hours: ${dayShare(idle.polls)}% of the daily property reads (a fixed 1.5 s poll: 2400 calls, 38.4%)`,
   );
   console.log(
     `sheets polling, a user action every 2 minutes: ${mixed.polls} polls + ${mixed.other} action calls per hour; 8 hours: ${dayShare(mixed.polls)}% of the daily property reads`,

@@ -5,6 +5,7 @@ import {
   decodeNdjsonText,
   type InvalidNdjsonLine,
   NdjsonDecoder,
+  NdjsonLineTooLong,
 } from "../../src/core/ndjson.js";
 
 const encoder = new TextEncoder();
@@ -196,6 +197,67 @@ describe("decodeNdjson", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("the line-length cap", () => {
+  const limit = 40;
+  const atLimit = JSON.stringify({ s: "a".repeat(limit - 8) });
+
+  it("stops with NdjsonLineTooLong as soon as a chunked line passes it, before the line is all held", () => {
+    const decoder = new NdjsonDecoder({ maxLineLength: limit });
+    const head = encoder.encode('{"a":1}\n{"long":"');
+    expect(decoder.push(head)).toEqual([{ a: 1 }]);
+    let pushed = head.length;
+    let caught: unknown;
+    try {
+      for (let i = 0; i < 100; i++) {
+        decoder.push(encoder.encode("x".repeat(16)));
+        pushed += 16;
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(NdjsonLineTooLong);
+    expect((caught as NdjsonLineTooLong).message).toBe(`A line is longer than ${limit} characters.`);
+    expect(pushed).toBeLessThan(head.length + limit + 16);
+  });
+
+  it("yields the lines before an overlong one, then throws, chunked or whole", async () => {
+    const text = `{"a":1}\n${JSON.stringify({ s: "b".repeat(limit) })}\n{"c":3}\n`;
+    const seen: unknown[] = [];
+    const chunked = decodeNdjson(chunks(...splitBytes(encoder.encode(text), [3, 9, 20, 30])), {
+      maxLineLength: limit,
+    });
+    await expect(
+      (async () => {
+        for await (const v of chunked) seen.push(v);
+      })(),
+    ).rejects.toBeInstanceOf(NdjsonLineTooLong);
+    expect(seen).toEqual([{ a: 1 }]);
+    let whole: unknown;
+    try {
+      decodeNdjsonText(text.trimEnd().split("\n").slice(0, 2).join("\n"), { maxLineLength: limit });
+    } catch (error) {
+      whole = error;
+    }
+    expect(whole).toBeInstanceOf(NdjsonLineTooLong);
+    expect((whole as NdjsonLineTooLong).values).toEqual([{ a: 1 }]);
+  });
+
+  it("accepts a line of exactly the limit, its CRLF not counted, whatever the chunking", () => {
+    const text = `${atLimit}\r\n${atLimit}`;
+    expect(atLimit.length).toBe(limit);
+    const expected = [JSON.parse(atLimit), JSON.parse(atLimit)];
+    expect(decodeNdjsonText(text, { maxLineLength: limit })).toEqual(expected);
+    const bytes = encoder.encode(text);
+    for (const size of [1, 7, 16, bytes.length]) {
+      const decoder = new NdjsonDecoder({ maxLineLength: limit });
+      const values: unknown[] = [];
+      for (let i = 0; i < bytes.length; i += size) values.push(...decoder.push(bytes.slice(i, i + size)));
+      values.push(...decoder.end());
+      expect(values, `${size}-byte chunks`).toEqual(expected);
+    }
   });
 });
 
