@@ -24,7 +24,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from "r
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import { describePlacement } from "../src/core/placements.js";
-import { type PlacedReport, reportName } from "../src/core/workbook.js";
+import { locatePlacement, type PlacedReport, reportName, sheetNoteText } from "../src/core/workbook.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage } from "./errorMessage.js";
@@ -358,6 +358,10 @@ function CurrentCell({ state }: { state: PaneState }) {
   const hintId = useId("disconnect-hint");
   const { context, current } = state;
   const busy = current ? state.busyKeys.has(current.key) : false;
+  // The placement is on the active sheet: named as that sheet is called now (matched by sheet id),
+  // the name it was placed under only as a note.
+  const activeSheet = context ? [{ id: context.sheetId ?? null, name: context.sheetName }] : [];
+  const located = current ? locatePlacement(current, [...activeSheet, ...state.sheets]) : null;
   return (
     <section className={styles.section} aria-labelledby="cell-heading">
       <Subtitle2 as="h2" id="cell-heading" className={styles.sectionHeading}>
@@ -377,8 +381,11 @@ function CurrentCell({ state }: { state: PaneState }) {
                 <bdi>{reportName(current.report)}</bdi>
               </Text>
               <Caption1 id={hintId} className={styles.ellipsis}>
-                Placed at <bdi>{describePlacement(current)}</bdi>
+                Placed at <bdi>{describePlacement(current, located?.sheetName)}</bdi>
               </Caption1>
+              {located?.note?.kind === "renamed" ? (
+                <Caption1 className={styles.hint}>{sheetNoteText(located.note)}</Caption1>
+              ) : null}
             </div>
             <SyncBadge status={current.syncStatus} />
           </div>
