@@ -31,6 +31,32 @@ import {
 import type { SheetInfo } from "../src/hosts/host.js";
 import { MoreIcon } from "./icons.js";
 
+/** At most two lines, then an ellipsis; a word longer than the line breaks rather than overflows. */
+export const TWO_LINES = {
+  display: "-webkit-box",
+  WebkitBoxOrient: "vertical",
+  WebkitLineClamp: "2",
+  overflow: "hidden",
+  overflowWrap: "anywhere",
+} as const;
+
+/**
+ * A placement's tooltip: every field on its own line (name; where, status, when refreshed; the
+ * sheet's note), so a name or line cut short in a narrow pane can still be read whole.
+ */
+export function placementTooltip(fields: {
+  name: string;
+  where: string;
+  status: string | null | undefined;
+  refreshed: string | null;
+  note?: string | null;
+}): string {
+  const refreshed = fields.refreshed ? ` · refreshed ${fields.refreshed}` : "";
+  const lines = [fields.name, `${fields.where} · ${syncStatusLabel(fields.status)}${refreshed}`];
+  if (fields.note) lines.push(fields.note);
+  return lines.join("\n");
+}
+
 const useStyles = makeStyles({
   groups: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },
   groupHeading: {
@@ -92,25 +118,22 @@ const useStyles = makeStyles({
   },
   nameLine: {
     display: "flex",
-    alignItems: "center",
+    alignItems: "flex-start",
     columnGap: tokens.spacingHorizontalS,
     width: "100%",
     minWidth: 0,
   },
+  // Long names and meta lines wrap onto two lines at most (the row's tooltip has them whole).
   name: {
     flexGrow: 1,
     minWidth: 0,
-    overflow: "hidden",
-    textOverflow: "ellipsis",
-    whiteSpace: "nowrap",
+    ...TWO_LINES,
     fontWeight: tokens.fontWeightSemibold,
   },
   badge: { flexShrink: 0 },
   meta: {
     width: "100%",
-    overflow: "hidden",
-    textOverflow: "ellipsis",
-    whiteSpace: "nowrap",
+    ...TWO_LINES,
     color: tokens.colorNeutralForeground2,
   },
   note: {
@@ -262,7 +285,13 @@ const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
           type="button"
           className={styles.select}
           onClick={select}
-          title={`${name} at ${where}: select it in the workbook`}
+          title={placementTooltip({
+            name,
+            where,
+            status: p.syncStatus,
+            refreshed,
+            note: item.note ? sheetNoteText(item.note) : null,
+          })}
         >
           <span className={styles.nameLine}>
             <Text className={styles.name}>
