@@ -116,6 +116,7 @@ const useStyles = makeStyles({
   },
   currentText: { display: "flex", flexDirection: "column", flexGrow: 1, minWidth: 0 },
   twoLines: TWO_LINES,
+  currentBadge: { flexShrink: 0 },
   hint: { color: tokens.colorNeutralForeground3 },
   empty: {
     display: "flex",
@@ -407,7 +408,7 @@ function CurrentCell({ state }: { state: PaneState }) {
                 <Caption1 className={styles.hint}>{sheetNoteText(located.note)}</Caption1>
               ) : null}
             </div>
-            <SyncBadge status={current.syncStatus} />
+            <SyncBadge className={styles.currentBadge} status={current.syncStatus} />
           </div>
         ) : (
           <Caption1 id={hintId} className={styles.hint}>
