@@ -24,13 +24,19 @@ import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from "r
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import { describePlacement } from "../src/core/placements.js";
-import { type PlacedReport, reportName } from "../src/core/workbook.js";
+import {
+  locatePlacement,
+  type PlacedReport,
+  relativeTime,
+  reportName,
+  sheetNoteText,
+} from "../src/core/workbook.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage } from "./errorMessage.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
 import type { QueuedNotice } from "./PaneToaster.js";
-import { PlacementList, type SelectTarget, SyncBadge } from "./PlacementList.js";
+import { PlacementList, placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
 import { isConnected, type Notice, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
@@ -98,14 +104,19 @@ const useStyles = makeStyles({
   cellLine: { display: "flex", alignItems: "baseline", columnGap: tokens.spacingHorizontalS, minWidth: 0 },
   cellLabel: { color: tokens.colorNeutralForeground3, flexShrink: 0 },
   cellValue: {
-    fontFamily: tokens.fontFamilyMonospace,
     overflow: "hidden",
     textOverflow: "ellipsis",
     whiteSpace: "nowrap",
   },
-  currentLine: { display: "flex", alignItems: "center", columnGap: tokens.spacingHorizontalS, minWidth: 0 },
+  currentLine: {
+    display: "flex",
+    alignItems: "flex-start",
+    columnGap: tokens.spacingHorizontalS,
+    minWidth: 0,
+  },
   currentText: { display: "flex", flexDirection: "column", flexGrow: 1, minWidth: 0 },
-  ellipsis: { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+  twoLines: TWO_LINES,
+  currentBadge: { flexShrink: 0 },
   hint: { color: tokens.colorNeutralForeground3 },
   empty: {
     display: "flex",
@@ -358,6 +369,11 @@ function CurrentCell({ state }: { state: PaneState }) {
   const hintId = useId("disconnect-hint");
   const { context, current } = state;
   const busy = current ? state.busyKeys.has(current.key) : false;
+  // The placement is on the active sheet: named as that sheet is called now (matched by sheet id),
+  // the name it was placed under only as a note.
+  const activeSheet = context ? [{ id: context.sheetId ?? null, name: context.sheetName }] : [];
+  const located = current ? locatePlacement(current, [...activeSheet, ...state.sheets]) : null;
+  const where = current ? describePlacement(current, located?.sheetName) : "";
   return (
     <section className={styles.section} aria-labelledby="cell-heading">
       <Subtitle2 as="h2" id="cell-heading" className={styles.sectionHeading}>
@@ -372,15 +388,27 @@ function CurrentCell({ state }: { state: PaneState }) {
         </div>
         {current ? (
           <div className={styles.currentLine}>
-            <div className={styles.currentText}>
-              <Text weight="semibold" className={styles.ellipsis} title={reportName(current.report)}>
+            <div
+              className={styles.currentText}
+              title={placementTooltip({
+                name: reportName(current.report),
+                where,
+                status: current.syncStatus,
+                refreshed: relativeTime(current.refreshedAt),
+                note: located?.note ? sheetNoteText(located.note) : null,
+              })}
+            >
+              <Text weight="semibold" className={styles.twoLines}>
                 <bdi>{reportName(current.report)}</bdi>
               </Text>
-              <Caption1 id={hintId} className={styles.ellipsis}>
-                Placed at <bdi>{describePlacement(current)}</bdi>
+              <Caption1 id={hintId} className={styles.twoLines}>
+                Placed at <bdi>{where}</bdi>
               </Caption1>
+              {located?.note?.kind === "renamed" ? (
+                <Caption1 className={styles.hint}>{sheetNoteText(located.note)}</Caption1>
+              ) : null}
             </div>
-            <SyncBadge status={current.syncStatus} />
+            <SyncBadge className={styles.currentBadge} status={current.syncStatus} />
           </div>
         ) : (
           <Caption1 id={hintId} className={styles.hint}>

@@ -3,7 +3,7 @@
  * placement on a recreated tab, which is under no cell). Loaded lazily with the list.
  */
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from "@fluentui/react-components";
-import { DisconnectIcon, MoreIcon } from "./icons.js";
+import { DisconnectIcon, MoreIcon, SelectIcon } from "./icons.js";
 
 interface PlacementActionsProps {
   className?: string;
@@ -33,7 +33,7 @@ export default function PlacementActions(props: PlacementActionsProps) {
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem onClick={onSelect} disabled={!canSelect}>
+          <MenuItem icon={<SelectIcon />} onClick={onSelect} disabled={!canSelect}>
             Select in workbook
           </MenuItem>
           <MenuItem icon={<DisconnectIcon />} onClick={onDisconnect} disabled={busy}>

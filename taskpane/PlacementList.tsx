@@ -2,34 +2,42 @@
  * This workbook's placements, grouped by sheet: name, range, sync status, last refresh, and the
  * same report's placements in other workbooks (read-only). The placement under the active cell is
  * marked `aria-current`. Clicking a placement selects its range in the workbook.
+ *
+ * Up to VIRTUAL_ABOVE placements are rendered whole (tests and screen readers see every one); a
+ * longer list scrolls in a region of its own and renders only the rows in view (@tanstack/react-virtual).
+ * Either way the Up and Down arrows (Home, End) move between placements, and focus moves to a
+ * neighbouring row when "Disconnect this placement" removes the one it was on.
  */
+import { makeStyles, tokens } from "@fluentui/react-components";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import {
-  Badge,
-  type BadgeProps,
-  Button,
-  Caption1,
-  makeStyles,
-  mergeClasses,
-  Text,
-  tokens,
-} from "@fluentui/react-components";
-import { lazy, memo, Suspense, useEffect, useMemo, useState } from "react";
+  type KeyboardEvent,
+  memo,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+} from "react";
 import { revealInvisible } from "../src/core/display.js";
-import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
 import {
   type GroupedPlacement,
   groupBySheet,
   type PlacedReport,
-  placementHostLabel,
   placementsElsewhereByReport,
-  relativeTime,
   reportKey,
-  reportName,
-  sheetNoteText,
-  syncStatusLabel,
+  type SheetGroup,
 } from "../src/core/workbook.js";
 import type { SheetInfo } from "../src/hosts/host.js";
-import { MoreIcon } from "./icons.js";
+import { PlacementItem, type SelectTarget, type VirtualRow, virtualRowProps } from "./PlacementItem.js";
+
+export { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementItem.js";
+
+/** Longer lists than this are virtualised. */
+export const VIRTUAL_ABOVE = 100;
 
 const useStyles = makeStyles({
   groups: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },
@@ -54,119 +62,27 @@ const useStyles = makeStyles({
     flexDirection: "column",
     rowGap: tokens.spacingVerticalXS,
   },
-  item: {
-    position: "relative",
-    display: "flex",
-    flexDirection: "column",
-    minWidth: 0,
-    backgroundColor: tokens.colorNeutralBackground1,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusMedium,
-    boxShadow: tokens.shadow2,
+  scroller: {
+    maxHeight: "70vh",
+    overflowY: "auto",
+    overflowX: "hidden",
+    overscrollBehavior: "contain",
   },
-  current: {
-    border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`,
-    backgroundColor: tokens.colorBrandBackground2,
-  },
-  row: { display: "flex", alignItems: "center", minWidth: 0, columnGap: tokens.spacingHorizontalXS },
-  select: {
-    flexGrow: 1,
-    minWidth: 0,
-    display: "flex",
-    flexDirection: "column",
-    alignItems: "flex-start",
-    rowGap: tokens.spacingVerticalXXS,
-    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalS}`,
-    border: "none",
-    background: "none",
-    color: "inherit",
-    font: "inherit",
-    textAlign: "start",
-    cursor: "pointer",
-    borderRadius: tokens.borderRadiusMedium,
-    ":hover": { backgroundColor: tokens.colorSubtleBackgroundHover },
-    ":focus-visible": {
-      outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`,
-      outlineOffset: "-2px",
-    },
-  },
-  nameLine: {
-    display: "flex",
-    alignItems: "center",
-    columnGap: tokens.spacingHorizontalS,
-    width: "100%",
-    minWidth: 0,
-  },
-  name: {
-    flexGrow: 1,
-    minWidth: 0,
-    overflow: "hidden",
-    textOverflow: "ellipsis",
-    whiteSpace: "nowrap",
-    fontWeight: tokens.fontWeightSemibold,
-  },
-  badge: { flexShrink: 0 },
-  meta: {
-    width: "100%",
-    overflow: "hidden",
-    textOverflow: "ellipsis",
-    whiteSpace: "nowrap",
-    color: tokens.colorNeutralForeground2,
-  },
-  note: {
-    padding: `0 ${tokens.spacingHorizontalS} ${tokens.spacingVerticalXS}`,
-    color: tokens.colorNeutralForeground3,
-  },
-  warningNote: { color: tokens.colorPaletteMarigoldForeground2 },
-  menuButton: { flexShrink: 0, marginRight: tokens.spacingHorizontalXS },
-  elsewhere: {
-    listStyleType: "none",
-    margin: 0,
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS} ${tokens.spacingVerticalS}`,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
-    display: "flex",
-    flexDirection: "column",
-    rowGap: tokens.spacingVerticalXXS,
-  },
-  elsewhereItem: {
-    overflow: "hidden",
-    textOverflow: "ellipsis",
-    whiteSpace: "nowrap",
-    color: tokens.colorNeutralForeground3,
-  },
+  virtualList: { position: "relative", listStyleType: "none", margin: 0, padding: 0, width: "100%" },
+  virtualHeading: { paddingTop: tokens.spacingVerticalS },
 });
 
-// The per-placement menu (and the positioning library under it) is not needed for the first paint.
-const PlacementActions = lazy(() => import("./PlacementActions.js"));
+type Row =
+  | { kind: "heading"; group: SheetGroup }
+  | { kind: "placement"; group: SheetGroup; item: GroupedPlacement };
 
-const STATUS_COLORS: Record<string, BadgeProps["color"]> = {
-  UP_TO_DATE: "success",
-  CHANGED: "warning",
-};
-
-/** The badge of a sync status: its text from the core, its colour from the status it names. */
-export function SyncBadge({ status, className }: { status: string | null | undefined; className?: string }) {
-  const label = syncStatusLabel(status);
-  const color = (label !== "Unknown" && status && STATUS_COLORS[status]) || "informative";
-  return (
-    <Badge className={className} appearance="tint" color={color} shape="rounded">
-      {label}
-    </Badge>
-  );
-}
-
-/** The range to select for a placement: anchor to end cell ("B2:F20"), or the anchor alone. */
-function selectionRange(p: PlacedReport): string | null {
-  const anchor = placementAnchor(p);
-  if (!anchor) return null;
-  const end = placementEnd(p);
-  return end && end !== anchor ? `${anchor}:${end}` : anchor;
-}
-
-export interface SelectTarget {
-  sheetId: string | null;
-  sheetName: string;
-  range: string;
+function rowsOf(groups: readonly SheetGroup[]): Row[] {
+  const rows: Row[] = [];
+  for (const group of groups) {
+    rows.push({ kind: "heading", group });
+    for (const item of group.placements) rows.push({ kind: "placement", group, item });
+  }
+  return rows;
 }
 
 interface PlacementListProps {
@@ -179,151 +95,230 @@ interface PlacementListProps {
   onDisconnect(placement: PlacedReport): void;
 }
 
+/** Whether keyboard focus is nowhere useful (on the body, or on an element just removed). */
+function focusLost(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+}
+
 export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
   const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect } = props;
   const styles = useStyles();
   const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
+  const rows = useMemo(() => rowsOf(groups), [groups]);
+  /** Placement keys in the order shown, and each one's row. */
+  const order = useMemo(() => {
+    const keys: string[] = [];
+    const rowOf = new Map<string, number>();
+    rows.forEach((row, i) => {
+      if (row.kind !== "placement") return;
+      keys.push(row.item.placement.key);
+      rowOf.set(row.item.placement.key, i);
+    });
+    return { keys, rowOf };
+  }, [rows]);
   // Fetch the menu's code as soon as the list shows, so it is there by the first click.
   useEffect(() => {
     void import("./PlacementActions.js");
   }, []);
   const others = useMemo(() => placementsElsewhereByReport(elsewhere), [elsewhere]);
+  const virtual = here.length > VIRTUAL_ABOVE;
+
+  const rootRef = useRef<HTMLDivElement>(null);
+  const scrollToRow = useRef<((index: number) => void) | null>(null);
+  const pendingFocus = useRef<string | null>(null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+
+  /** Focuses a placement's row, scrolling a virtualised list to it first. */
+  const focusPlacement = useCallback(
+    (key: string) => {
+      pendingFocus.current = key;
+      const index = order.rowOf.get(key);
+      if (index !== undefined) scrollToRow.current?.(index);
+      rerender();
+    },
+    [order],
+  );
+  // After every render of the list, or of its virtual rows (they render on their own as it scrolls).
+  const applyPendingFocus = useCallback(() => {
+    const key = pendingFocus.current;
+    if (!key || !rootRef.current) return;
+    const row = [...rootRef.current.querySelectorAll<HTMLElement>("li[data-placement-key]")].find(
+      (li) => li.dataset.placementKey === key,
+    );
+    const button = row?.querySelector<HTMLElement>("[data-placement-select]");
+    if (!button) return; // not rendered yet: the virtualiser renders it after the scroll
+    pendingFocus.current = null;
+    button.focus();
+  }, []);
+  useEffect(applyPendingFocus);
+
+  // "Disconnect this placement" from the menu: once its row is gone, focus its neighbour.
+  const removal = useRef<{ key: string; keys: readonly string[] } | null>(null);
+  const onMenuDisconnect = useCallback(
+    (p: PlacedReport) => {
+      removal.current = { key: p.key, keys: order.keys };
+      onDisconnect(p);
+    },
+    [onDisconnect, order],
+  );
+  useEffect(() => {
+    const r = removal.current;
+    if (!r) return;
+    if (order.rowOf.has(r.key)) {
+      if (!busyKeys.has(r.key)) removal.current = null; // refused or failed: the row stays
+      return;
+    }
+    removal.current = null;
+    if (!focusLost()) return;
+    const at = r.keys.indexOf(r.key);
+    const next =
+      r.keys.slice(at + 1).find((k) => order.rowOf.has(k)) ??
+      r.keys
+        .slice(0, Math.max(at, 0))
+        .reverse()
+        .find((k) => order.rowOf.has(k));
+    if (next) focusPlacement(next);
+  }, [order, busyKeys, focusPlacement]);
+  // The last placement gone: the pane shows its empty state instead of this list; focus the
+  // section's heading.
+  const section = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    section.current = rootRef.current?.closest("section") ?? null;
+  }, []);
+  useEffect(
+    () => () => {
+      const target = section.current;
+      if (!removal.current || !target) return;
+      setTimeout(() => {
+        if (!target.isConnected || !focusLost()) return;
+        const heading = target.querySelector<HTMLElement>("h2") ?? target;
+        if (!heading.hasAttribute("tabindex")) heading.tabIndex = -1;
+        heading.focus();
+      }, 0);
+    },
+    [],
+  );
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const target = event.target as HTMLElement;
+      if (!target.hasAttribute("data-placement-select")) return;
+      const key = target.closest<HTMLElement>("li[data-placement-key]")?.dataset.placementKey;
+      const at = key ? order.keys.indexOf(key) : -1;
+      if (at < 0) return;
+      const to =
+        event.key === "ArrowDown"
+          ? at + 1
+          : event.key === "ArrowUp"
+            ? at - 1
+            : event.key === "Home"
+              ? 0
+              : event.key === "End"
+                ? order.keys.length - 1
+                : -1;
+      const next = order.keys[to];
+      if (to < 0 || next === undefined) return;
+      event.preventDefault();
+      focusPlacement(next);
+    },
+    [order, focusPlacement],
+  );
+
+  const renderItem = (group: SheetGroup, item: GroupedPlacement, row?: VirtualRow) => (
+    <PlacementItem
+      key={item.placement.key}
+      item={item}
+      virtual={row}
+      sheetId={group.sheetId}
+      sheetName={group.sheetName}
+      isCurrent={current?.key === item.placement.key}
+      busy={busyKeys.has(item.placement.key)}
+      otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
+      onSelect={onSelect}
+      onDisconnect={onMenuDisconnect}
+    />
+  );
 
   return (
-    <div className={styles.groups}>
-      {groups.map((group) => (
-        <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
-          {/* Names come from the workbook and the service: isolated, hidden characters shown. */}
-          <h3 className={styles.groupHeading} title={revealInvisible(group.sheetName)}>
-            <bdi>{revealInvisible(group.sheetName)}</bdi>
-          </h3>
-          <ul className={styles.list}>
-            {group.placements.map((item) => (
-              <PlacementItem
-                key={item.placement.key}
-                item={item}
-                sheetId={group.sheetId}
-                sheetName={group.sheetName}
-                isCurrent={current?.key === item.placement.key}
-                busy={busyKeys.has(item.placement.key)}
-                otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
-                onSelect={onSelect}
-                onDisconnect={onDisconnect}
-              />
-            ))}
-          </ul>
-        </section>
-      ))}
+    // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys on the rows' buttons, delegated
+    <div ref={rootRef} className={virtual ? undefined : styles.groups} onKeyDown={onKeyDown}>
+      {virtual ? (
+        <VirtualRows
+          rows={rows}
+          scrollToRow={scrollToRow}
+          renderItem={renderItem}
+          onRendered={applyPendingFocus}
+        />
+      ) : (
+        groups.map((group) => (
+          <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
+            <SheetHeading name={group.sheetName} />
+            <ul className={styles.list}>{group.placements.map((item) => renderItem(group, item))}</ul>
+          </section>
+        ))
+      )}
     </div>
   );
 });
 
-/** One empty list for every placement placed nowhere else, so `PlacementItem`'s memo holds. */
-const NO_OTHER_WORKBOOKS: readonly PlacedReport[] = [];
+function SheetHeading({ name }: { name: string }) {
+  const styles = useStyles();
+  // Names come from the workbook and the service: isolated, hidden characters shown.
+  return (
+    <h3 className={styles.groupHeading} title={revealInvisible(name)}>
+      <bdi>{revealInvisible(name)}</bdi>
+    </h3>
+  );
+}
 
-interface PlacementItemProps {
-  item: GroupedPlacement;
-  sheetId: string | null;
-  sheetName: string;
-  isCurrent: boolean;
-  busy: boolean;
-  otherWorkbooks: readonly PlacedReport[];
-  onSelect(target: SelectTarget): void;
-  onDisconnect(placement: PlacedReport): void;
+interface VirtualRowsProps {
+  rows: readonly Row[];
+  scrollToRow: RefObject<((index: number) => void) | null>;
+  renderItem(group: SheetGroup, item: GroupedPlacement, row: VirtualRow): ReactNode;
+  onRendered(): void;
 }
 
 /**
- * Memoised: a selection change moves `current`, and only the two items whose `isCurrent` changed
- * render again (with 2,000 placements, re-rendering every item took over a second per move).
+ * The long list: one scrolling region, sheet headings and placements as rows of one list, only
+ * those in view (and a few either side, so Tab always has a next row) in the DOM.
  */
-const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
-  const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect } = props;
+function VirtualRows({ rows, scrollToRow, renderItem, onRendered }: VirtualRowsProps) {
   const styles = useStyles();
-  const p = item.placement;
-  const name = reportName(p.report);
-  // The sheet's name as it is now: a renamed sheet shows its new name (the note says the old one).
-  const where = describePlacement(p, sheetName);
-  const refreshed = relativeTime(p.refreshedAt);
-  const range = selectionRange(p);
-  const select = () => {
-    if (range) onSelect({ sheetId, sheetName, range });
-  };
-  const [menuOpen, setMenuOpen] = useState(false);
-  const actionsLabel = `Actions for ${name} at ${where}`;
-
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === "heading" ? 32 : 64),
+    getItemKey: (i) => {
+      const row = rows[i];
+      if (!row) return i;
+      return row.kind === "heading" ? `sheet:${row.group.sheetName}` : row.item.placement.key;
+    },
+    overscan: 6,
+    gap: 4,
+  });
+  scrollToRow.current = (index) => virtualizer.scrollToIndex(index, { align: "auto" });
+  useEffect(onRendered);
+  const count = rows.length;
   return (
-    <li
-      className={mergeClasses(styles.item, isCurrent && styles.current)}
-      aria-current={isCurrent ? "true" : undefined}
-      data-placement-key={p.key}
-    >
-      <div className={styles.row}>
-        <button
-          type="button"
-          className={styles.select}
-          onClick={select}
-          title={`${name} at ${where}: select it in the workbook`}
-        >
-          <span className={styles.nameLine}>
-            <Text className={styles.name}>
-              <bdi>{name}</bdi>
-            </Text>
-            <SyncBadge className={styles.badge} status={p.syncStatus} />
-          </span>
-          <Caption1 className={styles.meta} dir="auto">
-            <bdi>{where}</bdi>
-            {refreshed ? ` · refreshed ${refreshed}` : ""}
-          </Caption1>
-        </button>
-        <Suspense
-          fallback={
-            <Button
-              className={styles.menuButton}
-              appearance="subtle"
-              size="small"
-              icon={<MoreIcon />}
-              aria-label={actionsLabel}
-              aria-haspopup="menu"
-              title="Actions"
-              onClick={() => setMenuOpen(true)}
-            />
-          }
-        >
-          <PlacementActions
-            className={styles.menuButton}
-            label={actionsLabel}
-            canSelect={range !== null}
-            busy={busy}
-            onSelect={select}
-            onDisconnect={() => onDisconnect(p)}
-            open={menuOpen}
-            onOpenChange={setMenuOpen}
-          />
-        </Suspense>
-      </div>
-      {item.note ? (
-        <Caption1 className={mergeClasses(styles.note, item.note.kind !== "renamed" && styles.warningNote)}>
-          {sheetNoteText(item.note)}
-        </Caption1>
-      ) : null}
-      {otherWorkbooks.length > 0 ? (
-        <ul className={styles.elsewhere} aria-label={`${name} in other workbooks`}>
-          {otherWorkbooks.map((o) => {
-            const host = placementHostLabel(o.host);
-            const workbook = revealInvisible(o.workbookName || o.workbookId);
-            const where = describePlacement(o);
-            const text = `${workbook}${host ? ` (${host})` : ""} · ${where}`;
-            return (
-              <li key={o.key} className={styles.elsewhereItem} title={text}>
-                <Caption1>
-                  Also in <bdi>{workbook}</bdi>
-                  {host ? ` (${host})` : ""} · <bdi>{where}</bdi>
-                </Caption1>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
-    </li>
+    <div ref={scroller} className={styles.scroller} data-placement-scroller="">
+      <ul className={styles.virtualList} style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          const at: VirtualRow = { index: v.index, top: v.start, count, measure: virtualizer.measureElement };
+          if (row.kind === "placement") return renderItem(row.group, row.item, at);
+          return (
+            <li key={v.key} className={styles.virtualHeading} {...virtualRowProps(at)}>
+              <SheetHeading name={row.group.sheetName} />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
-});
+}
+
+/** One empty list for every placement placed nowhere else, so `PlacementItem`'s memo holds. */
+const NO_OTHER_WORKBOOKS: readonly PlacedReport[] = [];

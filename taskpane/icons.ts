@@ -13,3 +13,4 @@ export { MoreHorizontalRegular as MoreIcon } from "@fluentui/react-icons/svg/mor
 export { SendRegular as SendIcon } from "@fluentui/react-icons/svg/send";
 export { SettingsRegular as SettingsIcon } from "@fluentui/react-icons/svg/settings";
 export { StopRegular as StopIcon } from "@fluentui/react-icons/svg/stop";
+export { TableCursorRegular as SelectIcon } from "@fluentui/react-icons/svg/table-cursor";

@@ -271,7 +271,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
             input,
           );
           if (mounted.current) setReports(replaceReport(live.current.reports, returned));
-          const outcome = disconnectOutcomeMessage(placement, returned);
+          const outcome = disconnectOutcomeMessage(placement, returned, live.current.sheets);
           notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
           return outcome;
         } catch (error) {
@@ -284,7 +284,12 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
               setReports(snapshot.reports);
               setProblems(snapshot.problems);
             }
-            const outcome = disconnectOutcomeAfterReload(placement, error, snapshot?.reports ?? null);
+            const outcome = disconnectOutcomeAfterReload(
+              placement,
+              error,
+              snapshot?.reports ?? null,
+              live.current.sheets,
+            );
             notifyRef.current({ intent: outcome.ok ? "success" : "error", message: outcome.message });
             return outcome;
           }

@@ -68,8 +68,18 @@ export function planDisconnectAt(placed: readonly PlacedReport[], at: PlacementA
     kind: "disconnect",
     placement,
     input: toDisconnectInput(placement, at),
-    label: describePlacement(placement),
+    // The placement is on the active sheet: named as that sheet is called now.
+    label: describePlacementIn(placement, [{ id: at.sheetId ?? null, name: at.sheetName }]),
   };
+}
+
+/**
+ * "Regions!B2:G30": a placement of this workbook named by its sheet's current name, the sheet
+ * matched by id in `sheets` (a tab renamed since placing); by the stored name when `sheets` does
+ * not know the sheet.
+ */
+export function describePlacementIn(placement: PlacedReport, sheets: readonly SheetRef[]): string {
+  return describePlacement(placement, locatePlacement(placement, sheets).sheetName);
 }
 
 function describeCell(at: PlacementAt): string {
@@ -91,13 +101,15 @@ function holdsPlacement(report: Report, placement: PlacedReport): boolean {
 /**
  * The toast after a disconnect: what happened, judged from the report the service returned.
  * "Disconnected" only when the answer is the report asked for and the placement is gone from it;
- * another report (a redirect, a confused proxy) proves nothing.
+ * another report (a redirect, a confused proxy) proves nothing. `sheets`: the workbook's sheets as
+ * they are now, so a renamed sheet is named as it is called now (`describePlacementIn`).
  */
 export function disconnectOutcomeMessage(
   placement: PlacedReport,
   returned: Report,
+  sheets: readonly SheetRef[] = [],
 ): { ok: boolean; message: string } {
-  const where = describePlacement(placement);
+  const where = describePlacementIn(placement, sheets);
   const asked = placement.report;
   if (returned.id !== asked.id || returned.deploymentId !== asked.deploymentId) {
     return {
@@ -131,13 +143,17 @@ export function disconnectMayHaveApplied(error: PlatformError): boolean {
   );
 }
 
-/** What a reloaded list says about a disconnect whose answer was lost (`reports`: null when the reload failed too). */
+/**
+ * What a reloaded list says about a disconnect whose answer was lost (`reports`: null when the
+ * reload failed too; `sheets` as for `disconnectOutcomeMessage`).
+ */
 export function disconnectOutcomeAfterReload(
   placement: PlacedReport,
   error: PlatformError,
   reports: readonly Report[] | null,
+  sheets: readonly SheetRef[] = [],
 ): { ok: boolean; message: string } {
-  const where = describePlacement(placement);
+  const where = describePlacementIn(placement, sheets);
   const name = reportName(placement.report);
   // "Try again" would mislead before the reload says whether it is needed.
   const failure = error.message.replace(/\s*Try again[^.]*\.$/, "");

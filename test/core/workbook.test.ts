@@ -129,3 +129,49 @@ describe("what a disconnect's answer proves", () => {
     expect(disconnectOutcomeAfterReload(p1!, timeout, []).ok).toBe(true);
   });
 });
+
+describe("a placement on a renamed sheet is named by the sheet's current name", () => {
+  // Stored as "Regional"; the sheet with id s2 is called "Regions" now.
+  const renamed = fullReport({
+    name: "Revenue by region",
+    externalWorkbookPlacements: [
+      placement({ id: "p9", sheetId: "s2", sheetName: "Regional", anchorCell: "B2", endResultCell: "G30" }),
+    ],
+  });
+  const [p9] = placedReports([renamed]);
+  const gone = { ...renamed, externalWorkbookPlacements: [] };
+  const sheets = [
+    { id: "s1", name: "Sales" },
+    { id: "s2", name: "Regions" },
+  ];
+
+  it("in the message after a disconnect", () => {
+    expect(disconnectOutcomeMessage(p9!, gone, sheets).message).toBe(
+      "Disconnected Revenue by region from Regions!B2:G30; the cells keep their values.",
+    );
+    expect(disconnectOutcomeMessage(p9!, renamed, sheets).message).toContain(
+      "kept Revenue by region at Regions!B2:G30",
+    );
+  });
+
+  it("in the message after a lost answer and a reload", () => {
+    const timeout = new PlatformError("timeout", "The service did not answer within 30 s. Try again.");
+    expect(disconnectOutcomeAfterReload(p9!, timeout, [gone], sheets).message).toContain(
+      "is no longer at Regions!B2:G30",
+    );
+  });
+
+  it("in the plan of Disconnect report here, from the active sheet", () => {
+    const plan = planDisconnectAt(placedReports([renamed]), {
+      workbookId: "wb-1",
+      sheetId: "s2",
+      sheetName: "Regions",
+      cell: "C3",
+    });
+    expect(plan).toMatchObject({ kind: "disconnect", label: "Regions!B2:G30" });
+  });
+
+  it("and by the stored name when the sheet list does not know the sheet", () => {
+    expect(disconnectOutcomeMessage(p9!, gone, []).message).toContain("from Regional!B2:G30");
+  });
+});

@@ -142,6 +142,29 @@ describe("the current placement", () => {
     expect(root.querySelectorAll('[aria-current="true"]')).toHaveLength(0);
   });
 
+  it("names a placement on a renamed sheet by the sheet's current name, the old one as a note", async () => {
+    // p-rev-regions is stored as Regional!A1:C5; the tab with its sheet id is called Regions now.
+    const host = new FakeHost({ context: ctx("Regions", "B3") });
+    const root = await open(host);
+    const card = root.querySelector('section[aria-labelledby="cell-heading"]') as HTMLElement;
+    expect(card.textContent).toContain("Placed at Regions!A1:C5");
+    expect(card.textContent).toContain("Sheet renamed from Regional");
+    expect(card.textContent).not.toContain("Regional!");
+  });
+
+  it("names the outcome of Disconnect report here on a renamed sheet by its current name", async () => {
+    const host = new FakeHost({ context: ctx("Regions", "B3") });
+    const root = await open(host);
+    await click(disconnectButton(root));
+    await settle();
+    await waitFor(() =>
+      expect(document.body.textContent).toContain(
+        "Disconnected Revenue by region from Regions!A1:C5; the cells keep their values.",
+      ),
+    );
+    expect(document.body.textContent).not.toContain("Regional!A1:C5");
+  });
+
   it("enables Disconnect report here only when a placement is under the cell", async () => {
     const host = new FakeHost({ context: ctx("Sales", "A1") });
     const root = await open(host);
@@ -265,13 +288,13 @@ describe("the host's Disconnect report here command", () => {
     await settle();
     expect(outcome).toEqual({
       ok: true,
-      message: "Disconnected Revenue by region from Regional!A1:C5; the cells keep their values.",
+      message: "Disconnected Revenue by region from Regions!A1:C5; the cells keep their values.",
     });
     expect(host.calls.disconnect).toEqual([
       { deploymentId: 1, reportId: 101, input: { placementId: "p-rev-regions" } },
     ]);
     await waitFor(() =>
-      expect(document.body.textContent).toContain("Disconnected Revenue by region from Regional!A1:C5"),
+      expect(document.body.textContent).toContain("Disconnected Revenue by region from Regions!A1:C5"),
     );
     expect(items(root)).toHaveLength(3);
   });

@@ -105,7 +105,9 @@ export function createDisconnectHereCommand(
     if (plan.kind === "nothing-here") return { outcome: { ok: false, message: plan.message }, shown: false };
     const { report } = plan.placement;
     const returned = await gateway.disconnect(report.deploymentId, report.id, plan.input);
-    return { outcome: disconnectOutcomeMessage(plan.placement, returned), shown: false };
+    // The placement is on the active sheet: the message names it as that sheet is called now.
+    const activeSheet = { id: context.sheetId ?? null, name: context.sheetName };
+    return { outcome: disconnectOutcomeMessage(plan.placement, returned, [activeSheet]), shown: false };
   }
 
   async function run(): Promise<{ outcome: CommandOutcome; shown: boolean }> {

@@ -47,6 +47,7 @@ import {
   type PlacedReport,
   placedReports,
   planDisconnectAt,
+  type SheetRef,
 } from "../../core/workbook.js";
 import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
@@ -122,7 +123,13 @@ export function disconnectReportHere(): void {
   // Once a DELETE was sent, the list may have changed, even if its answer was lost: the open
   // sidebar's next poll sees a new revision and reloads.
   let sentTo: string | null = null;
-  let sent: { placement: PlacedReport; client: SyncPlatformClient; deploymentId: number } | null = null;
+  let sent: {
+    placement: PlacedReport;
+    client: SyncPlatformClient;
+    deploymentId: number;
+    /** The active sheet, where the placement is: messages name it as it is called now. */
+    sheets: SheetRef[];
+  } | null = null;
   try {
     settings = loadSettings();
     const { client } = platformClient(settings);
@@ -137,9 +144,10 @@ export function disconnectReportHere(): void {
     }
     const report = plan.placement.report;
     sentTo = context.workbookId;
-    sent = { placement: plan.placement, client, deploymentId: requireDeployment(settings) };
+    const sheets = [{ id: context.sheetId ?? null, name: context.sheetName }];
+    sent = { placement: plan.placement, client, deploymentId: requireDeployment(settings), sheets };
     const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
-    toast(disconnectOutcomeMessage(plan.placement, returned).message);
+    toast(disconnectOutcomeMessage(plan.placement, returned, sheets).message);
   } catch (error) {
     const known = settings;
     const failure = toPlatformError(error, () => (known ? secretsOf(known) : []));
@@ -151,7 +159,7 @@ export function disconnectReportHere(): void {
       } catch {
         reports = null;
       }
-      toast(disconnectOutcomeAfterReload(sent.placement, failure, reports).message);
+      toast(disconnectOutcomeAfterReload(sent.placement, failure, reports, sent.sheets).message);
     } else toast(failure.message);
   } finally {
     if (sentTo !== null) noteWorkbookEdited(sentTo);
