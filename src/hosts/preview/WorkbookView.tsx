@@ -14,7 +14,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import { type CellRange, type CellRef, formatCell, rangeContains } from "../../core/location.js";
+import { type CellRange, type CellRef, formatCell, parseCell, rangeContains } from "../../core/location.js";
 import type { PreviewHost } from "./host.js";
 import {
   COLUMN_NAMES,
@@ -171,21 +171,67 @@ function Grid({ sheet, activeCell, selection, values, shaded, workbook, onCellMe
     }
   };
 
+  const cellAt = (event: ReactMouseEvent): { cell: CellRef; element: HTMLElement } | null => {
+    const element = (event.target as HTMLElement).closest<HTMLElement>("[data-cell]");
+    return element
+      ? { cell: { col: Number(element.dataset.col), row: Number(element.dataset.row) }, element }
+      : null;
+  };
+
+  /** Focus goes to the active cell, wherever the pointer is: the grid's one Tab stop. */
+  const focusActive = (): HTMLElement | null => {
+    const active = workbook.getSnapshot().activeCell;
+    const element = gridRef.current?.querySelector<HTMLElement>(`[data-cell="${active}"]`) ?? null;
+    element?.focus({ preventScroll: true });
+    return element;
+  };
+
+  // A drag selects from where the button went down; it ends when the button comes up, anywhere.
+  const dragging = useRef(false);
+  useEffect(() => {
+    const up = () => {
+      dragging.current = false;
+    };
+    document.addEventListener("mouseup", up);
+    return () => document.removeEventListener("mouseup", up);
+  }, []);
+
   const onMouseDown = (event: ReactMouseEvent) => {
-    const target = (event.target as HTMLElement).closest<HTMLElement>("[data-cell]");
-    if (!target || event.button !== 0) return;
-    workbook.selectCell({ col: Number(target.dataset.col), row: Number(target.dataset.row) }, event.shiftKey);
+    const hit = cellAt(event);
+    if (!hit) return;
+    // The browser would focus the cell under the pointer; the active cell takes focus instead.
+    event.preventDefault();
+    if (event.button === 0) {
+      workbook.selectCell(hit.cell, event.shiftKey);
+      dragging.current = true;
+    }
+    focusActive();
+  };
+
+  const onMouseOver = (event: ReactMouseEvent) => {
+    if (!dragging.current) return;
+    if ((event.buttons & 1) === 0) {
+      dragging.current = false;
+      return;
+    }
+    const hit = cellAt(event);
+    if (hit) workbook.selectCell(hit.cell, true);
   };
 
   const onContextMenu = (event: ReactMouseEvent) => {
-    const target = (event.target as HTMLElement).closest<HTMLElement>("[data-cell]");
-    if (!target) return;
+    const hit = cellAt(event);
+    if (!hit) return;
     event.preventDefault();
-    const cell = { col: Number(target.dataset.col), row: Number(target.dataset.row) };
-    // Like Excel: right-clicking outside the selection selects the cell first.
-    if (!rangeContains(selection, cell)) workbook.selectCell(cell);
-    target.focus({ preventScroll: true });
-    onCellMenu(cell, event.clientX, event.clientY, target);
+    // Like Excel: right-clicking inside the selection keeps it (the menu acts on the active cell);
+    // outside it, the clicked cell is selected first.
+    if (!rangeContains(selection, hit.cell)) workbook.selectCell(hit.cell);
+    const active = focusActive() ?? hit.element;
+    onCellMenu(
+      parseCell(workbook.getSnapshot().activeCell) ?? hit.cell,
+      event.clientX,
+      event.clientY,
+      active,
+    );
   };
 
   const headerCells = [
@@ -274,6 +320,7 @@ function Grid({ sheet, activeCell, selection, values, shaded, workbook, onCellMe
           aria-label={`${sheet.name} cells`}
           className="wb-grid"
           onMouseDown={onMouseDown}
+          onMouseOver={onMouseOver}
           onContextMenu={onContextMenu}
           onKeyDown={onKeyDown}
           onFocus={() => setFocusWithin(true)}
