@@ -126,3 +126,24 @@ describe("selecting cells", () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("A10");
   });
 });
+
+describe("the theme", () => {
+  test("the light or dark choice survives a reload, and localStorage holds that word alone", async () => {
+    const page = await open();
+    expect(await page.evaluate(() => document.body.dataset.theme)).toBe("light");
+    await page.getByRole("button", { name: "Dark theme" }).click();
+    await expect.poll(() => page.evaluate(() => document.body.dataset.theme)).toBe("dark");
+
+    await page.reload();
+    await waitForPlacements(page);
+    expect(await page.evaluate(() => document.body.dataset.theme)).toBe("dark");
+    expect(await page.getByRole("button", { name: "Dark theme" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.evaluate(() => Object.entries(localStorage))).toEqual([["rp-preview:theme", "dark"]]);
+
+    // Back to light, which a reload keeps too (and the next test starts from).
+    await page.getByRole("button", { name: "Dark theme" }).click();
+    await page.reload();
+    await waitForPlacements(page);
+    expect(await page.evaluate(() => document.body.dataset.theme)).toBe("light");
+  });
+});

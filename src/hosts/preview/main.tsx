@@ -12,6 +12,7 @@ import { DEMO_WORKBOOK } from "../../sandbox/demo-workbook.js";
 import { createDirectGateway, createLocalStorageSecretStore } from "../direct-gateway.js";
 import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
 import { createPreviewHost } from "./host.js";
+import { rememberTheme } from "./theme.js";
 import { WorkbookView } from "./WorkbookView.js";
 import { PreviewWorkbook } from "./workbook.js";
 
@@ -70,6 +71,15 @@ async function start() {
   );
   const gateway = createDirectGateway({ store, defaults: config.defaults });
   const host = createPreviewHost(workbook, gateway);
+
+  // The light or dark choice survives a reload (localStorage: the one word, no settings or keys).
+  let themeStorage: Storage | undefined;
+  try {
+    themeStorage = globalThis.localStorage;
+  } catch {
+    themeStorage = undefined;
+  }
+  rememberTheme(workbook, themeStorage);
 
   const syncTheme = () => {
     document.body.dataset.theme = workbook.getSnapshot().theme;
