@@ -398,6 +398,13 @@ export class PreviewWorkbook {
   }
 }
 
+/** A range in A1 form: "B2:F8", or "B2" for one cell. */
+export function rangeText(range: CellRange): string {
+  const start = formatCell({ col: range.left, row: range.top });
+  const end = formatCell({ col: range.right, row: range.bottom });
+  return start === end ? start : `${start}:${end}`;
+}
+
 /** "A".."N": the grid's column letters. */
 export const COLUMN_NAMES: readonly string[] = Array.from({ length: GRID_COLUMNS }, (_, i) =>
   columnLetters(i + 1),
