@@ -48,6 +48,7 @@ describe("selecting cells", () => {
     expect(await activeCell(page)).toBe("C4");
     expect(await cell(page, "I5").getAttribute("aria-selected")).toBe("true");
     // The pane follows the active cell: C4's report stays current, not the one under I5.
+    // The pane hears of a selection once it settles (tens of ms): give a wrong move time to show.
     await page.waitForTimeout(300);
     await expectCurrent(page, "Summary!B2:F8");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("C4");
@@ -68,6 +69,23 @@ describe("selecting cells", () => {
     await page.keyboard.press("ArrowDown");
     await expect.poll(() => nameBox(page).inputValue()).toBe("C5");
     expect(await activeCell(page)).toBe("C5");
+  });
+
+  test("Shift-Arrow past the visible rows scrolls the range's far end into view", async () => {
+    const page = await open();
+    await cell(page, "C4").click();
+    for (let i = 0; i < 32; i++) await page.keyboard.press("Shift+ArrowDown");
+    await expect.poll(() => nameBox(page).inputValue()).toBe("C4:C36");
+    expect(await activeCell(page)).toBe("C4");
+    await expect
+      .poll(async () => {
+        const scroller = await page.locator(".wb-grid-scroll").boundingBox();
+        const end = await cell(page, "C36").boundingBox();
+        return Boolean(
+          scroller && end && end.y >= scroller.y && end.y + end.height <= scroller.y + scroller.height,
+        );
+      })
+      .toBe(true);
   });
 
   test("a mouse drag selects the range from where the button went down to where it came up", async () => {

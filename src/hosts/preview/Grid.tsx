@@ -46,6 +46,21 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
     if (cell && document.activeElement !== cell) cell.focus({ preventScroll: false });
   }, [activeCell, focusWithin]);
 
+  // Shift-Arrow moves the range's far end, not the focus: keep that end in view, as Excel does.
+  useEffect(() => {
+    if (!focusWithin) return;
+    const active = parseCell(activeCell);
+    if (!active) return;
+    const end = formatCell({
+      col: active.col === selection.left ? selection.right : selection.left,
+      row: active.row === selection.top ? selection.bottom : selection.top,
+    });
+    if (end === activeCell) return;
+    gridRef.current
+      ?.querySelector<HTMLElement>(`[data-cell="${end}"]`)
+      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [selection, activeCell, focusWithin]);
+
   const onKeyDown = (event: ReactKeyboardEvent) => {
     const moves: Record<string, [number, number]> = {
       ArrowUp: [-1, 0],
