@@ -17,7 +17,7 @@ import { ratioLine } from "./goal.js";
 import { serveStatic } from "./static-server.js";
 
 const RUNS = 5;
-export const PANE_ITEM = 'aside[aria-label="Reporting Platform add-in"] li[data-placement-key]';
+export const PANE_ITEM = "#pane-frame li[data-placement-key]";
 
 export async function run(): Promise<void> {
   const b = await builds();

@@ -76,7 +76,7 @@ function clickAndWait(page: Page, cell: string, key: string): Promise<{ dom: num
     ({ cell, key }) =>
       new Promise<{ dom: number; frame: number }>((resolve, reject) => {
         const td = document.querySelector(`[data-cell="${cell}"]`);
-        const pane = document.querySelector('aside[aria-label="Reporting Platform add-in"]');
+        const pane = document.querySelector("#pane-frame");
         if (!td || !pane) return reject(new Error(`no cell ${cell} or no pane`));
         // No named function in here: tsx would wrap it in a helper the page does not have.
         const selector = `li[data-placement-key="${CSS.escape(key)}"][aria-current="true"]`;

@@ -110,9 +110,12 @@ export async function startSession(
   };
 }
 
-/** The task pane beside the workbook. */
+/**
+ * The task pane beside the workbook: its frame on the preview page. The frame is no landmark of its
+ * own; the pane inside renders the page's one main landmark.
+ */
 export function paneOf(page: Page) {
-  return page.getByRole("complementary", { name: "Reporting Platform add-in" });
+  return page.locator("#pane-frame");
 }
 
 /** A cell of the active sheet by its A1 address (exact: "B2" is not "B20"). */

@@ -2,7 +2,8 @@
  * The preview page: the simulated workbook beside the task pane, connected to the local Reporting
  * Platform whose address the serving process hands over at `/preview-config.json`.
  *
- * `?width=300` narrows the pane to Google Sheets' sidebar width (Excel's is 350, the default).
+ * `?width=300` narrows the pane to Google Sheets' sidebar width (Excel's is 350, the default); the
+ * query options are in query.ts and docs/preview.md.
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -12,14 +13,14 @@ import { DEMO_WORKBOOK } from "../../sandbox/demo-workbook.js";
 import { createDirectGateway, createLocalStorageSecretStore } from "../direct-gateway.js";
 import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
 import { createPreviewHost } from "./host.js";
+import { paneWidthFrom } from "./query.js";
+import { rememberTheme } from "./theme.js";
 import { WorkbookView } from "./WorkbookView.js";
 import { PreviewWorkbook } from "./workbook.js";
 
 function applyPaneWidth() {
-  const width = Number(new URLSearchParams(window.location.search).get("width"));
-  if (Number.isInteger(width) && width >= 260 && width <= 800) {
-    document.documentElement.style.setProperty("--pane-width", `${width}px`);
-  }
+  const width = paneWidthFrom(window.location.search);
+  if (width !== null) document.documentElement.style.setProperty("--pane-width", `${width}px`);
 }
 
 async function loadConfig(): Promise<PreviewConfig> {
@@ -70,6 +71,15 @@ async function start() {
   );
   const gateway = createDirectGateway({ store, defaults: config.defaults });
   const host = createPreviewHost(workbook, gateway);
+
+  // The light or dark choice survives a reload (localStorage: the one word, no settings or keys).
+  let themeStorage: Storage | undefined;
+  try {
+    themeStorage = globalThis.localStorage;
+  } catch {
+    themeStorage = undefined;
+  }
+  rememberTheme(workbook, themeStorage);
 
   const syncTheme = () => {
     document.body.dataset.theme = workbook.getSnapshot().theme;

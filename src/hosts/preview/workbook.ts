@@ -64,9 +64,13 @@ export interface ShadedRange {
   staleSheetId: boolean;
 }
 
+/**
+ * A sheet's selection as Excel keeps it: the active cell (where the selection started; it stays put
+ * while Shift-click, Shift-Arrow or a drag extends the range) and the range's far corner.
+ */
 interface SheetSelection {
   active: CellRef;
-  anchor: CellRef;
+  end: CellRef;
 }
 
 const A1: CellRef = { col: 1, row: 1 };
@@ -270,7 +274,7 @@ export class PreviewWorkbook {
   }
 
   #selectionOf(sheetId: string): SheetSelection {
-    return this.#selections.get(sheetId) ?? { active: A1, anchor: A1 };
+    return this.#selections.get(sheetId) ?? { active: A1, end: A1 };
   }
 
   #applySelection(sheetId: string, selection: SheetSelection) {
@@ -278,7 +282,7 @@ export class PreviewWorkbook {
     this.#update({
       activeSheetId: sheetId,
       activeCell: formatCell(selection.active),
-      selection: spanning(selection.anchor, selection.active),
+      selection: spanning(selection.active, selection.end),
     });
   }
 
@@ -287,18 +291,25 @@ export class PreviewWorkbook {
     this.#applySelection(sheetId, this.#selectionOf(sheetId));
   }
 
-  /** Selects one cell of the active sheet; with `extend`, the range from the anchor to it. */
+  /**
+   * Selects one cell of the active sheet and makes it active. With `extend` (Shift-click, a drag)
+   * the range runs from the active cell, which stays active, to `cell`.
+   */
   selectCell(cell: CellRef, extend = false) {
     const sheetId = this.#snapshot.activeSheetId;
     const target = clamp(cell);
-    const anchor = extend ? this.#selectionOf(sheetId).anchor : target;
-    this.#applySelection(sheetId, { active: target, anchor });
+    const active = extend ? this.#selectionOf(sheetId).active : target;
+    this.#applySelection(sheetId, { active, end: target });
   }
 
-  /** Moves the active cell by rows and columns (arrow keys). */
+  /**
+   * Arrow keys: moves the active cell by rows and columns, dropping any range. With `extend`
+   * (Shift-Arrow) the range's far corner moves instead and the active cell stays.
+   */
   moveBy(rows: number, cols: number, extend = false) {
-    const current = this.#selectionOf(this.#snapshot.activeSheetId).active;
-    this.selectCell({ col: current.col + cols, row: current.row + rows }, extend);
+    const current = this.#selectionOf(this.#snapshot.activeSheetId);
+    const from = extend ? current.end : current.active;
+    this.selectCell({ col: from.col + cols, row: from.row + rows }, extend);
   }
 
   /**
@@ -313,7 +324,7 @@ export class PreviewWorkbook {
     if (!loc || !start) throw new Error(`"${target.range}" is not a cell range.`);
     const end = (loc.end && parseCell(loc.end)) || start;
     // The active cell is the range's first cell; the whole range stays highlighted.
-    this.#applySelection(sheet.id, { active: clamp(start), anchor: clamp(end) });
+    this.#applySelection(sheet.id, { active: clamp(start), end: clamp(end) });
   }
 
   /** Renames a sheet, keeping its id. Returns what is wrong with the name, or null when renamed. */
@@ -358,7 +369,7 @@ export class PreviewWorkbook {
         text: `Deleted the tab "${old.name}" and added a new one under the same name: its sheet id is now ${fresh.id}.`,
       },
     });
-    if (activeSheetId === sheetId) this.#applySelection(fresh.id, { active: A1, anchor: A1 });
+    if (activeSheetId === sheetId) this.#applySelection(fresh.id, { active: A1, end: A1 });
     return fresh;
   }
 
@@ -385,6 +396,13 @@ export class PreviewWorkbook {
   setTheme(theme: "light" | "dark") {
     if (theme !== this.#snapshot.theme) this.#update({ theme });
   }
+}
+
+/** A range in A1 form: "B2:F8", or "B2" for one cell. */
+export function rangeText(range: CellRange): string {
+  const start = formatCell({ col: range.left, row: range.top });
+  const end = formatCell({ col: range.right, row: range.bottom });
+  return start === end ? start : `${start}:${end}`;
 }
 
 /** "A".."N": the grid's column letters. */

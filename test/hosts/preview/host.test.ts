@@ -108,7 +108,8 @@ describe("createPreviewHost", () => {
       vi.advanceTimersByTime(CONTEXT_COALESCE_MS - 1);
       expect(contexts).toEqual([]);
       vi.advanceTimersByTime(1);
-      expect(contexts).toEqual([contextAt(SUMMARY, "C4")]);
+      // Shift-Arrow grew the range; the active cell (what the context reports) stayed at B4.
+      expect(contexts).toEqual([contextAt(SUMMARY, "B4")]);
 
       vi.advanceTimersByTime(10 * CONTEXT_COALESCE_MS);
       expect(contexts).toHaveLength(1);

@@ -375,14 +375,38 @@ describe("selection", () => {
     expect(wb.getSnapshot().activeSheetId).toBe(SUMMARY.id);
   });
 
-  it("extending from the anchor selects the range; moving stays inside the grid", () => {
+  it("Shift-Arrow extends the range and keeps the active cell where it started, as Excel does", () => {
     const wb = demoWorkbook();
     wb.selectCell({ col: 2, row: 2 });
     wb.moveBy(2, 3, true);
-    expect(wb.getSnapshot().activeCell).toBe("E4");
+    expect(wb.getSnapshot().activeCell).toBe("B2");
     expect(wb.getSnapshot().selection).toEqual({ top: 2, bottom: 4, left: 2, right: 5 });
+    // The far corner moves on; back past the active cell the range turns around it.
+    wb.moveBy(-3, 0, true);
+    expect(wb.getSnapshot().activeCell).toBe("B2");
+    expect(wb.getSnapshot().selection).toEqual({ top: 1, bottom: 2, left: 2, right: 5 });
+    // A plain arrow moves from the active cell and drops the range; moving stays inside the grid.
+    wb.moveBy(1, 0);
+    expect(wb.getSnapshot().activeCell).toBe("B3");
+    expect(wb.getSnapshot().selection).toEqual({ top: 3, bottom: 3, left: 2, right: 2 });
     wb.moveBy(-100, -100);
     expect(wb.getSnapshot().activeCell).toBe("A1");
+  });
+
+  it("Shift-click selects from the active cell to the clicked one; the active cell stays", () => {
+    const wb = demoWorkbook();
+    wb.selectCell({ col: 3, row: 4 });
+    wb.selectCell({ col: 9, row: 5 }, true);
+    expect(wb.getSnapshot().activeCell).toBe("C4");
+    expect(wb.getSnapshot().selection).toEqual({ top: 4, bottom: 5, left: 3, right: 9 });
+    // A second Shift-click spans from the same active cell, not from the first click's end.
+    wb.selectCell({ col: 1, row: 1 }, true);
+    expect(wb.getSnapshot().activeCell).toBe("C4");
+    expect(wb.getSnapshot().selection).toEqual({ top: 1, bottom: 4, left: 1, right: 3 });
+    // Shift-Arrow then moves the far corner of that range.
+    wb.moveBy(0, 1, true);
+    expect(wb.getSnapshot().selection).toEqual({ top: 1, bottom: 4, left: 2, right: 3 });
+    expect(wb.getSnapshot().activeCell).toBe("C4");
   });
 
   it("notifies subscribers on each change until they unsubscribe", () => {

@@ -1,0 +1,177 @@
+/**
+ * `npm run screenshots`: pictures of the task pane for the docs, taken from the preview exactly as
+ * `npm start` serves it (the sandbox with the demo data, on a free port) in the system's Chromium.
+ *
+ * Writes docs/screenshots/pane-{reports,ask}-{light,dark}-{300,350}.png: the pane alone (clipped to
+ * it), at Google Sheets' sidebar width (300 px) and Excel's task pane width (350 px), in the light
+ * and dark themes, showing the "Reports" view (a placement current) and the "Ask" view (the agent
+ * chat). When the pane has tabs named "Reports" and "Ask" they are clicked; without them, "Reports"
+ * is the pane at its top and "Ask" the pane scrolled to its agent chat section.
+ *
+ * The pictures show no port, address or date: the demo's times are relative ("refreshed 12 minutes
+ * ago"), and the pane's text is checked for an address, a port or a date before each picture.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import { startPreview } from "../src/hosts/preview/server.js";
+import { THEME_KEY, type Theme } from "../src/hosts/preview/theme.js";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const SCREENSHOTS_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
+
+export const VIEWS = ["reports", "ask"] as const;
+export const THEMES: readonly Theme[] = ["light", "dark"];
+export const WIDTHS = [300, 350] as const;
+
+export type View = (typeof VIEWS)[number];
+
+/** The file a picture goes to: `pane-ask-dark-300.png`. */
+export function screenshotName(view: View, theme: Theme, width: number): string {
+  return `pane-${view}-${theme}-${width}.png`;
+}
+
+/** What must never show in a picture: an address or a port, a calendar date, a clock time. */
+export function revealingText(text: string, ports: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const port of ports) if (text.includes(`:${port}`)) found.push(`the port ${port}`);
+  for (const pattern of [
+    /\b(?:127\.0\.0\.1|localhost)\b/,
+    /\b\d{4}-\d{2}-\d{2}\b/,
+    /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/,
+    /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}\b/,
+    /\b\d{1,2}:\d{2}\b/,
+  ]) {
+    const match = pattern.exec(text);
+    if (match) found.push(`"${match[0]}"`);
+  }
+  return found;
+}
+
+const paneOf = (page: Page) => page.locator("#pane-frame");
+
+async function clickTabIfAny(pane: Locator, name: string): Promise<boolean> {
+  const tab = pane.getByRole("tab", { name, exact: true });
+  if ((await tab.count()) === 0) return false;
+  await tab.first().click();
+  return true;
+}
+
+/** Scrolls every scrolling box in the pane back to its top. */
+async function scrollPaneToTop(page: Page) {
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll<HTMLElement>("#pane-frame, #pane-frame *")) {
+      if (el.scrollTop > 0) el.scrollTop = 0;
+    }
+  });
+}
+
+async function showView(page: Page, view: View) {
+  const pane = paneOf(page);
+  if (view === "reports") {
+    await clickTabIfAny(pane, "Reports");
+    // A placement current: the "Selected cell" card names its report.
+    await page.getByRole("gridcell", { name: "C4", exact: true }).click();
+    await pane.locator('[aria-current="true"]').first().waitFor();
+    await scrollPaneToTop(page);
+    return;
+  }
+  if (await clickTabIfAny(pane, "Ask")) {
+    await pane.getByRole("textbox", { name: "Ask the agent" }).waitFor();
+    return;
+  }
+  const heading = pane.getByRole("heading", { name: "Agent chat" });
+  await heading.waitFor();
+  await heading.evaluate((el) => el.scrollIntoView({ block: "start" }));
+}
+
+interface Shot {
+  pageUrl: string;
+  ports: string[];
+  outDir: string;
+  theme: Theme;
+  width: number;
+}
+
+async function picture(browser: Browser, { pageUrl, ports, outDir, theme, width }: Shot) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    colorScheme: theme,
+    reducedMotion: "reduce",
+  });
+  // The preview remembers its theme in localStorage: set it before the page reads it.
+  await context.addInitScript(
+    `localStorage.setItem(${JSON.stringify(THEME_KEY)}, ${JSON.stringify(theme)});`,
+  );
+  const page = await context.newPage();
+  const written: string[] = [];
+  try {
+    await page.goto(`${pageUrl}${width === 350 ? "" : `?width=${width}`}`);
+    const pane = paneOf(page);
+    await pane.getByRole("heading", { name: /Reports in this workbook/ }).waitFor({ timeout: 60_000 });
+    await page.evaluate(() => document.fonts.ready.then(() => true));
+    for (const view of VIEWS) {
+      await showView(page, view);
+      const problems = revealingText(await pane.innerText(), ports);
+      if (problems.length > 0) {
+        throw new Error(`The pane's ${view} view shows ${problems.join(", ")}; no picture taken.`);
+      }
+      const box = await pane.boundingBox();
+      if (!box) throw new Error("The pane is not drawn.");
+      const path = join(outDir, screenshotName(view, theme, width));
+      await page.screenshot({ path, clip: box, animations: "disabled", caret: "hide" });
+      written.push(path);
+    }
+  } finally {
+    await context.close();
+  }
+  return written;
+}
+
+export interface ScreenshotOptions {
+  /** Where the pictures go: docs/screenshots/ by default. */
+  outDir?: string;
+  log?: (line: string) => void;
+}
+
+/** Takes the eight pictures; returns the files written. */
+export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<string[]> {
+  const outDir = options.outDir ?? SCREENSHOTS_DIR;
+  await mkdir(outDir, { recursive: true });
+  const preview = await startPreview({ port: 0, logLevel: "silent", watch: false });
+  const written: string[] = [];
+  try {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const ports = [new URL(preview.url).port, new URL(preview.sandboxUrl).port];
+      for (const theme of THEMES) {
+        for (const width of WIDTHS) {
+          for (const path of await picture(browser, { pageUrl: preview.url, ports, outDir, theme, width })) {
+            written.push(path);
+            options.log?.(`Wrote ${path}`);
+          }
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await preview.close();
+  }
+  return written;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  takeScreenshots({ log: (line) => console.log(line) }).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exit(1);
+    },
+  );
+}
