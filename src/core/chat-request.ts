@@ -29,6 +29,7 @@ import {
   MAX_CHAT_LINE_CHARS,
   MAX_CHAT_STREAM_BYTES,
 } from "./limits.js";
+import { missingSetting } from "./messages.js";
 import { type ChatRequest, ChatRequestSchema, type SessionSettings } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
 
@@ -130,15 +131,16 @@ export interface AgentAnswer {
 
 /** The checked chat URL: spec 5 rule 1 (HTTPS only) and the agent chat path. */
 function chatUrlOf(chatUrl: string, apiKey: string): URL {
-  const url = requireSecureUrl(chatUrl, "The agent chat URL");
+  const url = requireSecureUrl(chatUrl, "The agent chat URL", "chatUrl");
   // Sending "Api-Key " with nothing after it would only earn a 401 with a vaguer message.
   if (!apiKey.trim()) {
-    throw new PlatformError("unauthorized", "No agent API key is set. Paste one in Settings.");
+    throw missingSetting("agentApiKey");
   }
   if (!url.pathname.endsWith(CHAT_PATH_SUFFIX)) {
     throw new PlatformError(
       "bad-request",
       `The agent chat URL must end in ${CHAT_PATH_SUFFIX}. Copy it from the agent's settings in the Reporting Platform.`,
+      { field: "chatUrl" },
     );
   }
   return url;

@@ -31,6 +31,7 @@ export * from "./errors.js";
 export * from "./http.js";
 export * from "./limits.js";
 export * from "./location.js";
+export * from "./messages.js";
 export * from "./ndjson.js";
 export * from "./operations.js";
 export * from "./placements.js";
