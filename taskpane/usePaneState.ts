@@ -34,10 +34,7 @@ export interface Notice {
   message: string;
 }
 
-export interface Outcome {
-  ok: boolean;
-  message: string;
-}
+export type Outcome = import("../src/hosts/host.js").Outcome;
 
 /** Whether the pane can list reports: a tenant URL and an API key are set. */
 export function isConnected(settings: PublicSettings | null): boolean {

@@ -5,6 +5,15 @@
  */
 import { PlatformError, type PlatformErrorKind } from "./errors.js";
 
+/**
+ * What an action came to, in words for the user: a disconnect (from the pane, a cell's menu or the
+ * add-on menu), shown as a toast or a notice.
+ */
+export interface Outcome {
+  ok: boolean;
+  message: string;
+}
+
 /** A field of the Settings form, by the name the pane, the hosts and the stored settings use. */
 export type SettingsField = "tenantUrl" | "apiKey" | "scimToken" | "deploymentId" | "chatUrl" | "agentApiKey";
 

@@ -5,6 +5,7 @@
  */
 import { revealInvisible } from "./display.js";
 import type { PlatformError } from "./errors.js";
+import type { Outcome } from "./messages.js";
 import {
   describePlacement,
   findPlacementAt,
@@ -108,7 +109,7 @@ export function disconnectOutcomeMessage(
   placement: PlacedReport,
   returned: Report,
   sheets: readonly SheetRef[] = [],
-): { ok: boolean; message: string } {
+): Outcome {
   const where = describePlacementIn(placement, sheets);
   const asked = placement.report;
   if (returned.id !== asked.id || returned.deploymentId !== asked.deploymentId) {
@@ -152,7 +153,7 @@ export function disconnectOutcomeAfterReload(
   error: PlatformError,
   reports: readonly Report[] | null,
   sheets: readonly SheetRef[] = [],
-): { ok: boolean; message: string } {
+): Outcome {
   const where = describePlacementIn(placement, sheets);
   const name = reportName(placement.report);
   // "Try again" would mislead before the reload says whether it is needed.

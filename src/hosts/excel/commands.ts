@@ -13,16 +13,13 @@
  */
 import { isPlatformError } from "../../core/errors.js";
 import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
-import type { ActiveContext } from "../host.js";
+import type { ActiveContext, Outcome } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";
 
 export { DISCONNECT_HERE_ACTION } from "./early-command.js";
 
-export interface CommandOutcome {
-  ok: boolean;
-  message: string;
-}
+export type CommandOutcome = Outcome;
 
 export interface DisconnectHereDeps {
   host: ExcelHost;

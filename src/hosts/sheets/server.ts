@@ -49,12 +49,12 @@ import {
   planDisconnectAt,
   type SheetRef,
 } from "../../core/workbook.js";
-import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
+import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
 import { noteWorkbookEdited, workbookRevision } from "./server/revision.js";
 import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
-import { listSheets, type RangeTarget, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
+import { listSheets, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
 import { createUrlFetchTransport, type Destinations } from "./server/url-fetch-transport.js";
 
 export type { Envelope };
