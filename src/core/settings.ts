@@ -226,6 +226,23 @@ export function managementAccess(settings: StoredSettings): {
   };
 }
 
+/** The management API's access for the SCIM directory: as `managementAccess`, and a SCIM token saved for this tenant. */
+export function directoryAccess(settings: StoredSettings): {
+  baseUrl: string;
+  token: string;
+  scimToken: string;
+} {
+  const access = managementAccess(settings);
+  if (!access.scimToken) throw missingSetting("scimToken");
+  return { ...access, scimToken: access.scimToken };
+}
+
+/** The deployment picked in Settings, or the error that says to pick one. */
+export function pickedDeployment(settings: StoredSettings): number {
+  if (settings.deploymentId == null) throw missingSetting("deploymentId");
+  return settings.deploymentId;
+}
+
 /** The agent chat's URL and key from the settings, or the error that says which one to fill in. */
 export function agentChatSettings(
   settings: StoredSettings,
