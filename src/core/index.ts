@@ -18,6 +18,8 @@ export {
 export {
   type AgentAnswer,
   type AskRequest,
+  abortUrlOf,
+  CHAT_PATH,
   type IncompleteAnswer,
   type IncompleteReason,
   newMessageId,

@@ -9,6 +9,7 @@
  * is never used (spec 5 rule 8: keys are to be stored securely).
  */
 import { z } from "zod/mini";
+import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
@@ -338,10 +339,10 @@ export function mergeSettings(
   const chatTouched = chatUrl !== undefined || tenantUrl !== undefined || patch.confirmChatUrl !== undefined;
   if (next.chatUrl !== "" && chatTouched) {
     const url = requireSecureUrl(next.chatUrl, "The agent chat URL", "chatUrl");
-    if (!url.pathname.endsWith("/chat/stream-chat-state")) {
+    if (!url.pathname.endsWith(CHAT_PATH)) {
       throw new PlatformError(
         "bad-request",
-        "The agent chat URL must end in /chat/stream-chat-state: copy it from the agent's settings.",
+        `The agent chat URL must end in ${CHAT_PATH}: copy it from the agent's settings.`,
         { field: "chatUrl" },
       );
     }
