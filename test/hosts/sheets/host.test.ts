@@ -65,6 +65,21 @@ describe("bridge", () => {
     });
   });
 
+  it("what reaches the failure handler is always Apps Script's own refusal, whatever its text", async () => {
+    // Server functions answer PlatformErrors in an envelope; text shaped like one is not revived.
+    const text = JSON.stringify(new PlatformError("unauthorized", "Paste a new key.").toJSON());
+    const { run } = fakeScriptRun({
+      getSettings: () => {
+        throw new Error(text);
+      },
+    });
+    const error = await createBridge(() => run)("getSettings").catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: "server",
+      message: expect.stringMatching(/^Google Apps Script could not run getSettings: /),
+    });
+  });
+
   it("outside Google Sheets it rejects instead of hanging", async () => {
     await expect(createBridge(() => undefined)("getActiveContext")).rejects.toMatchObject({ kind: "server" });
   });
