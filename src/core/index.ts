@@ -29,6 +29,7 @@ export {
 } from "./chat-request.js";
 export * from "./client.js";
 export * from "./directory.js";
+export * from "./disconnect-plan.js";
 export * from "./display.js";
 export * from "./domains.js";
 export * from "./errors.js";
@@ -38,8 +39,8 @@ export * from "./location.js";
 export * from "./messages.js";
 export * from "./ndjson.js";
 export * from "./operations.js";
+export * from "./placement-view.js";
 export * from "./placements.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";
-export * from "./workbook.js";

@@ -11,9 +11,9 @@ import type { ChatMessage } from "../core/chat-messages.js";
 import type { AgentAnswer } from "../core/chat-request.js";
 import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
 import type { Outcome } from "../core/messages.js";
+import type { SheetRef } from "../core/placement-view.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
-import type { SheetRef } from "../core/workbook.js";
 
 export type { DirectoryUser, DirectoryUserPage, Outcome, PublicSettings, SettingsPatch };
 

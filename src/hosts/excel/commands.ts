@@ -11,8 +11,10 @@
  * On a cell with no placement it says so and sends nothing. `event.completed()` is called on every
  * path, errors included, or Office keeps showing the command as running.
  */
+
+import { disconnectOutcomeMessage, planDisconnectAt } from "../../core/disconnect-plan.js";
 import { isPlatformError } from "../../core/errors.js";
-import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
+import { placedReports } from "../../core/placement-view.js";
 import type { ActiveContext, Outcome } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";

@@ -26,9 +26,16 @@ import { createSyncAgentChat } from "../../core/chat-client.js";
 import { type AgentAnswer, newMessageId, type RandomBytes } from "../../core/chat-request.js";
 import { createSyncPlatformClient, type SyncPlatformClient } from "../../core/client.js";
 import { toDirectoryUserPage } from "../../core/directory.js";
+import {
+  disconnectMayHaveApplied,
+  disconnectOutcomeAfterReload,
+  disconnectOutcomeMessage,
+  planDisconnectAt,
+} from "../../core/disconnect-plan.js";
 import { chatUrlBelongsToTenant } from "../../core/domains.js";
 import { PlatformError } from "../../core/errors.js";
 import { tenantOrigin } from "../../core/http.js";
+import { type PlacedReport, placedReports, type SheetRef } from "../../core/placement-view.js";
 import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
 import {
   agentChatSettings,
@@ -42,15 +49,6 @@ import {
   type StoredSettings,
   toPublicSettings,
 } from "../../core/settings.js";
-import {
-  disconnectMayHaveApplied,
-  disconnectOutcomeAfterReload,
-  disconnectOutcomeMessage,
-  type PlacedReport,
-  placedReports,
-  planDisconnectAt,
-  type SheetRef,
-} from "../../core/workbook.js";
 import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
