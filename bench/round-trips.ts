@@ -14,8 +14,8 @@ import { createExcelHost } from "../src/hosts/excel/host.js";
 import type { ActiveContext, WorkbookSnapshot } from "../src/hosts/host.js";
 import { createBridge } from "../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../src/hosts/sheets/host.js";
-import { createExcelMock } from "../test/hosts/excel/excel-mock.js";
-import { fakeScriptRun } from "../test/hosts/sheets/fake-script-run.js";
+import { createExcelMock } from "../test/support/excel-mock.js";
+import { fakeScriptRun } from "../test/support/fake-script-run.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";

@@ -25,7 +25,7 @@ import {
   typeInto,
   WORKBOOK_ID,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

@@ -15,7 +15,7 @@ import {
   settle,
   WORKBOOK_ID,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

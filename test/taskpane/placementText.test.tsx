@@ -6,7 +6,16 @@
  */
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { click, ctx, FakeHost, type Rendered, renderPane, report, settle, WORKBOOK_ID } from "./fakeHost.js";
+import {
+  click,
+  ctx,
+  FakeHost,
+  type Rendered,
+  renderPane,
+  report,
+  settle,
+  WORKBOOK_ID,
+} from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

@@ -21,7 +21,7 @@ import {
   settle,
   WORKBOOK_ID,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 const VIEWPORT = 400;
 const ROW = 60;

@@ -8,7 +8,7 @@
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyDisconnect } from "../../src/core/placements.js";
-import { CONNECTED, ctx, FakeHost, type Rendered, renderPane, SHEETS, settle } from "./fakeHost.js";
+import { CONNECTED, ctx, FakeHost, type Rendered, renderPane, SHEETS, settle } from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

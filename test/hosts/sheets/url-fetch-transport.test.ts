@@ -11,7 +11,7 @@ import {
   createUrlFetchTransport,
   isAllowedDestination,
 } from "../../../src/hosts/sheets/server/url-fetch-transport.js";
-import { checkRequestHeaders } from "./apps-script-limits.js";
+import { checkRequestHeaders } from "../../support/apps-script-limits.js";
 
 const to = {
   tenantBase: "https://acme.reporting.example",
