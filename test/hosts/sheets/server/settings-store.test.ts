@@ -12,8 +12,8 @@ import {
   type FetchedRequest,
   loadAppsScript,
   type World,
-} from "../../support/apps-script.js";
-import { PROPERTY_VALUE_LIMIT_BYTES, utf8Bytes } from "../../support/apps-script-limits.js";
+} from "../../../support/apps-script.js";
+import { PROPERTY_VALUE_LIMIT_BYTES, utf8Bytes } from "../../../support/apps-script-limits.js";
 
 const TENANT = "https://acme.reporting.example";
 const CHAT_URL = "https://ai.reporting.example/api/v1/public/acme/agents/sales/chat/stream-chat-state";
