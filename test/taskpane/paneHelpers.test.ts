@@ -15,7 +15,7 @@ import {
   parseAttributeValue,
   rowsToAttributes,
 } from "../../taskpane/userAttributes.js";
-import { demoReports, SHEETS, WORKBOOK_ID } from "./fakeHost.js";
+import { demoReports, SHEETS, WORKBOOK_ID } from "../support/fakeHost.js";
 
 describe("user attribute values", () => {
   it("reads numbers, booleans, comma lists and text", () => {

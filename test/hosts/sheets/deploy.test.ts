@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DIST } from "./apps-script.js";
+import { DIST } from "../../support/apps-script.js";
 
 const ROOT = resolve(DIST, "../..");
 const CLASP = join(ROOT, "node_modules/.bin/clasp");

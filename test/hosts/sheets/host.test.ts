@@ -7,8 +7,8 @@ import { PlatformError } from "../../../src/core/errors.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
 import { createBridge, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { callOk, type FetchedRequest, loadAppsScript, type World } from "./apps-script.js";
-import { fakeScriptRun, type ScriptHandler as Handler } from "./fake-script-run.js";
+import { callOk, type FetchedRequest, loadAppsScript, type World } from "../../support/apps-script.js";
+import { fakeScriptRun, type ScriptHandler as Handler } from "../../support/fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",

@@ -3,14 +3,14 @@
  * chat URL, nowhere else, and maps UrlFetchApp's answer to the core's response shape.
  */
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "../../../src/core/errors.js";
-import { buildHttpRequest } from "../../../src/core/http.js";
-import { operations } from "../../../src/core/operations.js";
+import { PlatformError } from "../../../../src/core/errors.js";
+import { buildHttpRequest } from "../../../../src/core/http.js";
+import { operations } from "../../../../src/core/operations.js";
 import {
   createUrlFetchTransport,
   isAllowedDestination,
-} from "../../../src/hosts/sheets/server/url-fetch-transport.js";
-import { checkRequestHeaders } from "./apps-script-limits.js";
+} from "../../../../src/hosts/sheets/server/url-fetch-transport.js";
+import { checkRequestHeaders } from "../../../support/apps-script-limits.js";
 
 const to = {
   tenantBase: "https://acme.reporting.example",
