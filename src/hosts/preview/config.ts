@@ -3,6 +3,7 @@
  * local Reporting Platform runs and the settings the pane starts with. Served by the page's own
  * origin, never carried in the page's URL.
  */
+import { CHAT_PATH } from "../../core/chat-request.js";
 import type { SettingsPatch } from "../../core/settings.js";
 import {
   DEMO_AGENT_KEY,
@@ -23,7 +24,7 @@ export interface PreviewConfig {
 
 /** The chat URL of a sandbox agent (the account segment is always "sandbox"). */
 export function sandboxChatUrl(sandboxUrl: string, agentId: string): string {
-  return `${sandboxUrl}/api/v1/public/sandbox/agents/${encodeURIComponent(agentId)}/chat/stream-chat-state`;
+  return `${sandboxUrl}/api/v1/public/sandbox/agents/${encodeURIComponent(agentId)}${CHAT_PATH}`;
 }
 
 /** The demo settings for a sandbox serving the demo seed: connected at once, nothing to type. */

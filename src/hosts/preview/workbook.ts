@@ -17,6 +17,7 @@ import {
 } from "../../core/location.js";
 import { placementRange, placementSheetName, placementsOf } from "../../core/placements.js";
 import type { Report, ReportPlacement } from "../../core/schema.js";
+import type { RangeTarget } from "../host.js";
 
 /** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
 export const GRID_COLUMNS = 14;
@@ -316,7 +317,7 @@ export class PreviewWorkbook {
    * Activates a sheet and selects a range ("B2:F20", "B2", or sheet-qualified). Throws when the sheet
    * or the range cannot be found.
    */
-  selectRange(target: { sheetId: string | null; sheetName: string; range: string }) {
+  selectRange(target: RangeTarget) {
     const sheet = this.findSheet(target.sheetId, target.sheetName);
     if (!sheet) throw new Error(`This workbook has no sheet named "${target.sheetName}".`);
     const loc = parseLocation(target.range);
