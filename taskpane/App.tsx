@@ -9,13 +9,14 @@ import {
   Caption1,
   makeStyles,
   mergeClasses,
+  PortalMountNodeProvider,
   Spinner,
   Subtitle2,
   Text,
   tokens,
   useId,
 } from "@fluentui/react-components";
-import { lazy, type RefObject, Suspense, useCallback, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import { describePlacement } from "../src/core/placements.js";
@@ -42,13 +43,18 @@ import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 const AgentChat = lazy(() => import("./AgentChat.js"));
 const SettingsPanel = lazy(() => import("./SettingsPanel.js"));
 
+/** The pinned question box's height, kept on the chat section for its turns' scroll margin. */
+const COMPOSER_HEIGHT = "--pane-composer-height";
+
 const useStyles = makeStyles({
   root: {
     display: "flex",
     flexDirection: "column",
     minHeight: "100%",
     minWidth: 0,
-    overflowX: "hidden",
+    // Clip, not hide: a hidden overflow would make this box the scroller that the sticky header and
+    // the pinned question box stick to, and it never scrolls.
+    overflowX: "clip",
     backgroundColor: tokens.colorNeutralBackground2,
     color: tokens.colorNeutralForeground1,
   },
@@ -91,7 +97,7 @@ const useStyles = makeStyles({
   askView: { flexGrow: 1 },
   chat: {
     flexGrow: 1,
-    "& > div:last-child": { flexGrow: 1 },
+    "& > div": { flexGrow: 1 },
     "& form": {
       marginTop: "auto",
       position: "sticky",
@@ -101,6 +107,8 @@ const useStyles = makeStyles({
       backgroundColor: tokens.colorNeutralBackground2,
       boxShadow: `0 -${tokens.strokeWidthThin} 0 ${tokens.colorNeutralStroke2}`,
     },
+    // A turn scrolled into view stops above the pinned question box, not under it.
+    "& [aria-label='Conversation'] > *": { scrollMarginBottom: `var(${COMPOSER_HEIGHT}, 160px)` },
   },
   section: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
   sectionHeading: {
@@ -160,6 +168,8 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const settingsButton = useRef<HTMLButtonElement>(null);
   const refreshButton = useRef<HTMLButtonElement>(null);
   const cellCard = useRef<HTMLDivElement>(null);
+  // Menus and tooltips open inside the main landmark, not at the end of the page's body.
+  const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
 
   /** "Open settings" from a message: Settings opens with focus in the failing field. */
   const openSettings = useCallback((field?: SettingsField) => {
@@ -222,7 +232,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             <Button
               ref={refreshButton}
               appearance="subtle"
-              icon={state.refreshing ? <Spinner size="tiny" /> : <RefreshIcon />}
+              icon={state.refreshing ? <Spinner size="tiny" aria-hidden /> : <RefreshIcon />}
               aria-label="Refresh"
               title="Refresh"
               // Focusable while it runs: a disabled button would drop focus to the page.
@@ -247,63 +257,82 @@ function Pane({ host }: { host: SpreadsheetHost }) {
         {!showSettings ? <PaneTabs selected={view} onSelect={setView} /> : null}
       </header>
 
-      <main className={styles.main}>
-        <PaneMessages messages={messages} onDismiss={dismiss} focusAfterLast={focusAfterMessages} />
-        {showSettings ? (
-          // Settings closing while it holds focus (Back, Save) gives it back to the Settings button.
-          <FocusRescueBox fallback={() => settingsButton.current} className={styles.view}>
-            <Suspense fallback={<LoadingRows count={4} />}>
-              <SettingsPanel
-                host={host}
-                settings={state.settings}
-                firstRun={firstRun}
-                focusField={focusField}
-                onSaved={onSaved}
-                onClose={() => setSettingsOpen(false)}
-              />
-            </Suspense>
-          </FocusRescueBox>
-        ) : null}
-        {/* Both views stay mounted (the chat keeps its conversation and a running answer). */}
-        <div
-          role="tabpanel"
-          id={panelId("reports")}
-          aria-labelledby={tabId("reports")}
-          hidden={!shown("reports")}
-          className={mergeClasses(styles.view, !shown("reports") && styles.hidden)}
-        >
-          <ReportsView
-            state={state}
-            cell={<CurrentCell state={cellState} cardRef={cellCard} />}
-            onSelect={onSelect}
-            onDisconnectPlacement={onDisconnectPlacement}
-            onOpenSettings={openSettings}
-            focusAfterRetry={() => refreshButton.current}
-          />
-        </div>
-        <div
-          role="tabpanel"
-          id={panelId("ask")}
-          aria-labelledby={tabId("ask")}
-          hidden={!shown("ask")}
-          className={mergeClasses(styles.view, styles.askView, !shown("ask") && styles.hidden)}
-        >
-          {state.settings ? (
-            <section className={mergeClasses(styles.section, styles.chat)} aria-labelledby="agent-heading">
-              <Subtitle2 as="h2" id="agent-heading" className={styles.sectionHeading}>
-                Agent chat
-              </Subtitle2>
-              <Suspense fallback={<LoadingRows count={2} />}>
-                <AgentChat host={host} settings={state.settings} onOpenSettings={openSettings} />
+      <main ref={setMainNode} className={styles.main}>
+        <PortalMountNodeProvider value={mainNode ?? undefined}>
+          <PaneMessages messages={messages} onDismiss={dismiss} focusAfterLast={focusAfterMessages} />
+          {showSettings ? (
+            // Settings closing while it holds focus (Back, Save) gives it back to the Settings button.
+            <FocusRescueBox fallback={() => settingsButton.current} className={styles.view}>
+              <Suspense fallback={<LoadingRows count={4} />}>
+                <SettingsPanel
+                  host={host}
+                  settings={state.settings}
+                  firstRun={firstRun}
+                  focusField={focusField}
+                  onSaved={onSaved}
+                  onClose={() => setSettingsOpen(false)}
+                />
               </Suspense>
-            </section>
-          ) : (
-            <LoadingRows count={2} />
-          )}
-        </div>
+            </FocusRescueBox>
+          ) : null}
+          {/* Both views stay mounted (the chat keeps its conversation and a running answer). */}
+          <div
+            role="tabpanel"
+            id={panelId("reports")}
+            aria-labelledby={tabId("reports")}
+            hidden={!shown("reports")}
+            className={mergeClasses(styles.view, !shown("reports") && styles.hidden)}
+          >
+            <ReportsView
+              state={state}
+              cell={<CurrentCell state={cellState} cardRef={cellCard} />}
+              onSelect={onSelect}
+              onDisconnectPlacement={onDisconnectPlacement}
+              onOpenSettings={openSettings}
+              focusAfterRetry={() => refreshButton.current}
+            />
+          </div>
+          <div
+            role="tabpanel"
+            id={panelId("ask")}
+            aria-labelledby={tabId("ask")}
+            hidden={!shown("ask")}
+            className={mergeClasses(styles.view, styles.askView, !shown("ask") && styles.hidden)}
+          >
+            {state.settings ? (
+              <section className={mergeClasses(styles.section, styles.chat)} aria-labelledby="agent-heading">
+                <Subtitle2 as="h2" id="agent-heading" className={styles.sectionHeading}>
+                  Agent chat
+                </Subtitle2>
+                <Suspense fallback={<LoadingRows count={2} />}>
+                  <AgentChat host={host} settings={state.settings} onOpenSettings={openSettings} />
+                  <ComposerHeight />
+                </Suspense>
+              </section>
+            ) : (
+              <LoadingRows count={2} />
+            )}
+          </div>
+        </PortalMountNodeProvider>
       </main>
     </div>
   );
+}
+
+/** Keeps the chat's question box height on its section (mounted with the chat, after it). */
+function ComposerHeight() {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const section = ref.current?.closest("section");
+    const form = section?.querySelector("form");
+    if (!section || !form || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      section.style.setProperty(COMPOSER_HEIGHT, `${form.offsetHeight + 8}px`);
+    });
+    observer.observe(form);
+    return () => observer.disconnect();
+  }, []);
+  return <span ref={ref} hidden />;
 }
 
 function cellText(context: ActiveContext): string {
