@@ -145,7 +145,10 @@ describe("Disconnect report here", () => {
     await menu.waitFor();
     await menu.getByRole("menuitem", { name: "Disconnect report here" }).click();
 
-    const status = page.getByRole("status").filter({ hasText: "Disconnected" });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Disconnected" });
     await status.waitFor();
     expect(await status.textContent()).toBe(
       "Disconnected Revenue by Region from 'Q1 Sales'!B18:F24; the cells keep their values.",
@@ -172,7 +175,10 @@ describe("Disconnect report here", () => {
 
     await cell(page, "A30").click({ button: "right" });
     await page.getByRole("menuitem", { name: "Disconnect report here" }).click();
-    const status = page.getByRole("status").filter({ hasText: "Summary!A30" });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Summary!A30" });
     await status.waitFor();
     expect(await status.textContent()).toMatch(/^No report is placed at Summary!A30/);
     expect(bodies).toEqual([]);
@@ -240,7 +246,11 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     // cells, and the list says so; it is removed by its placement id (rule 7).
     await page.getByRole("tab", { name: "Q1 Sales" }).click({ button: "right" });
     await page.getByRole("menuitem", { name: "Delete and recreate tab" }).click();
-    await page.getByRole("status").filter({ hasText: "Deleted the tab" }).waitFor();
+    await page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Deleted the tab" })
+      .waitFor();
     const item = placementItem(page, "'Q1 Sales'!B18:F24");
     await expect.poll(() => item.textContent()).toContain("recreated");
     await item.getByRole("button", { name: /^Actions for Revenue by Region/ }).click();
