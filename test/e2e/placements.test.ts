@@ -105,7 +105,14 @@ describe("the placements list", () => {
   test("clicking a placement in the list selects its range in the workbook", async () => {
     const page = await open();
     await placementItem(page, "'Q1 Sales'!B18:F24").getByRole("button").first().click();
-    await expect.poll(() => page.getByRole("tab", { selected: true }).textContent()).toBe("Q1 Sales");
+    await expect
+      .poll(() =>
+        page
+          .getByRole("region", { name: "Workbook", exact: true })
+          .getByRole("tab", { selected: true })
+          .textContent(),
+      )
+      .toBe("Q1 Sales");
     await expect.poll(() => page.getByRole("textbox", { name: "Name box" }).inputValue()).toBe("B18:F24");
     await expectCurrent(page, "'Q1 Sales'!B18:F24");
   });

@@ -164,7 +164,7 @@ describe("secrets", () => {
 async function openSettings(page: Page) {
   const pane = paneOf(page);
   const form = pane.getByRole("form", { name: "Settings" });
-  if ((await form.count()) === 0) await pane.getByRole("button", { name: "Settings" }).click();
+  if ((await form.count()) === 0) await pane.getByRole("button", { name: "Settings", exact: true }).click();
   await form.waitFor();
 }
 
