@@ -14,7 +14,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import type { ReactNode } from "react";
-import type { PlacedReport } from "../src/core/workbook.js";
+import type { PlacedReport } from "../src/core/placement-view.js";
 import type { SettingsField } from "./errorMessage.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { cell, type E2eSession, paneOf, startSession, waitForPlacements } from "./browser.js";
+import { cell, type E2eSession, paneOf, startSession, waitForPlacements } from "../support/browser.js";
 
 vi.setConfig({ testTimeout: 90_000 });
 
