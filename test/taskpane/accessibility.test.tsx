@@ -5,7 +5,7 @@
  * colour contrast; the browser tests check it in Chromium). One main landmark, one h1.
  */
 import axe from "axe-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
 import {
   buttonByName,
@@ -15,17 +15,9 @@ import {
   deferred,
   FakeHost,
   fieldByLabel,
-  type Rendered,
-  renderPane,
   waitFor,
 } from "../support/fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
+import { renderPane } from "../support/pane.js";
 
 /** Every violation axe finds, whatever its impact. */
 async function violations(): Promise<string[]> {
@@ -54,26 +46,26 @@ describe("accessibility (axe, every impact level)", () => {
       await gate.promise;
       return load();
     };
-    view = await renderPane(host);
-    expect(view.container.textContent).toContain("Loading the workbook");
-    expectOneMainAndH1(view.container);
+    const root = await renderPane(host);
+    expect(root.textContent).toContain("Loading the workbook");
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
     gate.resolve();
   });
 
   it("first-run settings", async () => {
-    view = await renderPane(new FakeHost({ settings: NOTHING_SET }));
-    await waitFor(() => fieldByLabel(view!.container, "Tenant URL"));
-    expectOneMainAndH1(view.container);
+    const root = await renderPane(new FakeHost({ settings: NOTHING_SET }));
+    await waitFor(() => fieldByLabel(root, "Tenant URL"));
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
 
   it("the list with a current placement", async () => {
-    view = await renderPane(
+    const root = await renderPane(
       new FakeHost({ context: ctx("Sales", "C4"), settings: { ...CONNECTED, scimTokenSet: true } }),
     );
-    await waitFor(() => fieldByLabel(view!.container, "Ask the agent"));
-    expectOneMainAndH1(view.container);
+    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
 
@@ -81,35 +73,35 @@ describe("accessibility (axe, every impact level)", () => {
     const host = new FakeHost({
       loadError: new PlatformError("unauthorized", "The API key was refused (401)."),
     });
-    view = await renderPane(host);
-    await waitFor(() => buttonByName(view!.container, "Open settings"));
-    await waitFor(() => fieldByLabel(view!.container, "Ask the agent"));
+    const root = await renderPane(host);
+    await waitFor(() => buttonByName(root, "Open settings"));
+    await waitFor(() => fieldByLabel(root, "Ask the agent"));
     // An outcome: "Disconnect report here" from the cell's menu while nothing is listed.
     await host.command(ctx("Sales", "C4"));
-    await waitFor(() => expect(view!.container.querySelector('[role="status"]')?.textContent).not.toBe(""));
-    expectOneMainAndH1(view.container);
+    await waitFor(() => expect(root.querySelector('[role="status"]')?.textContent).not.toBe(""));
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
 
   it("the Ask view", async () => {
-    view = await renderPane(new FakeHost());
-    await click(buttonByName(view.container, "Ask"));
-    await waitFor(() => fieldByLabel(view!.container, "Ask the agent"));
-    expectOneMainAndH1(view.container);
+    const root = await renderPane(new FakeHost());
+    await click(buttonByName(root, "Ask"));
+    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
 
   it("settings opened from the list", async () => {
-    view = await renderPane(new FakeHost());
-    await click(buttonByName(view.container, "Settings"));
-    await waitFor(() => fieldByLabel(view!.container, "Tenant URL"));
-    expectOneMainAndH1(view.container);
+    const root = await renderPane(new FakeHost());
+    await click(buttonByName(root, "Settings"));
+    await waitFor(() => fieldByLabel(root, "Tenant URL"));
+    expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
 
   it("a placement's menu, open inside the main landmark", async () => {
-    view = await renderPane(new FakeHost());
-    const trigger = view.container.querySelector<HTMLButtonElement>('button[aria-haspopup="menu"]');
+    const root = await renderPane(new FakeHost());
+    const trigger = root.querySelector<HTMLButtonElement>('button[aria-haspopup="menu"]');
     expect(trigger).not.toBeNull();
     await click(trigger!);
     await waitFor(() => expect(document.querySelector('[role="menu"]')).not.toBeNull());

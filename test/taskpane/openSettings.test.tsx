@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
-import { buttonByName, click, FakeHost, type Rendered, renderPane, waitFor } from "./fakeHost.js";
+import { buttonByName, click, FakeHost, waitFor } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 const opened = vi.hoisted(() => ({ fields: [] as (string | undefined)[] }));
 
@@ -32,32 +33,28 @@ vi.mock("../../taskpane/AgentChat.js", () => ({
   ),
 }));
 
-let view: Rendered | null = null;
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
   opened.fields.length = 0;
 });
 
 describe("Open settings", () => {
   it("opens Settings at the API key from a list refused with 401", async () => {
-    view = await renderPane(
+    const root = await renderPane(
       new FakeHost({ loadError: new PlatformError("unauthorized", "The API key was refused (401).") }),
     );
-    await click(buttonByName(view.container, "Open settings"));
-    await waitFor(() => expect(view!.container.textContent).toContain("Settings at apiKey"));
+    await click(buttonByName(root, "Open settings"));
+    await waitFor(() => expect(root.textContent).toContain("Settings at apiKey"));
     expect(opened.fields.at(-1)).toBe("apiKey");
   });
 
   it("opens Settings at the field the chat names, and plainly from the Settings button", async () => {
-    view = await renderPane(new FakeHost());
-    await waitFor(() => buttonByName(view!.container, "Fix the agent key"));
-    await click(buttonByName(view.container, "Fix the agent key"));
-    await waitFor(() => expect(view!.container.textContent).toContain("Settings at agentApiKey"));
+    const root = await renderPane(new FakeHost());
+    await waitFor(() => buttonByName(root, "Fix the agent key"));
+    await click(buttonByName(root, "Fix the agent key"));
+    await waitFor(() => expect(root.textContent).toContain("Settings at agentApiKey"));
 
-    await click(buttonByName(view.container, "Back"));
-    await click(buttonByName(view.container, "Settings"));
-    await waitFor(() => expect(view!.container.textContent).toContain("Settings at the top"));
+    await click(buttonByName(root, "Back"));
+    await click(buttonByName(root, "Settings"));
+    await waitFor(() => expect(root.textContent).toContain("Settings at the top"));
   });
 });

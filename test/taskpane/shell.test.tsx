@@ -5,7 +5,7 @@
  * key, and focus that never falls to the page's body.
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
 import {
   buttonByName,
@@ -16,24 +16,11 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   settle,
   typeInto,
   waitFor,
-} from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
-async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  return view.container;
-}
+} from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 function tabs(root: ParentNode): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>('[role="tablist"] [role="tab"]')];
@@ -66,7 +53,7 @@ const unauthorized = () =>
 
 describe("the Reports and Ask views", () => {
   it("are WAI-ARIA tabs: one selected, each controlling its panel, the other panel hidden", async () => {
-    const root = await open(new FakeHost());
+    const root = await renderPane(new FakeHost());
     expect(tabs(root).map((t) => t.textContent?.trim())).toEqual(["Reports", "Ask"]);
     const reports = tab(root, "Reports");
     const ask = tab(root, "Ask");
@@ -95,7 +82,7 @@ describe("the Reports and Ask views", () => {
   });
 
   it("move with the arrow keys, Home and End, selecting and focusing the tab", async () => {
-    const root = await open(new FakeHost());
+    const root = await renderPane(new FakeHost());
     const reports = tab(root, "Reports");
     const ask = tab(root, "Ask");
     act(() => reports.focus());
@@ -116,7 +103,7 @@ describe("the Reports and Ask views", () => {
   it("keep the conversation and a streaming answer when switching views", async () => {
     const answer = deferred<never>();
     const host = new FakeHost({ ask: () => answer.promise });
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(tab(root, "Ask"));
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     await typeInto(fieldByLabel(root, "Ask the agent"), "Which region grew fastest?");
@@ -139,7 +126,7 @@ describe("messages inside the pane", () => {
     host.platform.disconnect = async () => {
       throw { kind: "forbidden", message: "The API key is valid but not allowed (403)." };
     };
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Disconnect report here"));
     const region = await waitForMessages(root, "not allowed (403)");
     expect(region.getAttribute("role")).toBe("status");
@@ -158,7 +145,7 @@ describe("messages inside the pane", () => {
     host.platform.disconnect = async () => {
       throw { kind: "server", message: "The Reporting Platform had a problem (503)." };
     };
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Disconnect report here"));
     const region = await waitForMessages(root, "(503)");
     await act(async () => {
@@ -183,7 +170,7 @@ async function waitForMessages(root: HTMLElement, text: string): Promise<HTMLEle
 describe("Open settings on a refused key", () => {
   it("offers Open settings on a 401 list error, opening Settings at the API key", async () => {
     const host = new FakeHost({ loadError: unauthorized() });
-    const root = await open(host);
+    const root = await renderPane(host);
     const text = root.textContent ?? "";
     expect(text).toContain("The API key was refused (401)");
     // The service's reason first, and no doubled punctuation.
@@ -198,7 +185,7 @@ describe("Open settings on a refused key", () => {
 
   it("offers it on a refresh refused with 403 too, and not on other failures", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     host.loadError = new PlatformError("server", "The Reporting Platform had a problem (503).");
     await click(buttonByName(root, "Refresh"));
     await settle();
@@ -214,7 +201,7 @@ describe("Open settings on a refused key", () => {
 describe("focus", () => {
   it("stays on Refresh while it refreshes and after", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     const gate = deferred<void>();
     const load = host.loadWorkbook.bind(host);
     host.loadWorkbook = async () => {
@@ -233,7 +220,7 @@ describe("focus", () => {
   });
 
   it("returns to the Settings button when Settings closes with Back or Save", async () => {
-    const root = await open(new FakeHost());
+    const root = await renderPane(new FakeHost());
     for (const close of ["Back", "Save"]) {
       await click(buttonByName(root, "Settings"));
       await waitFor(() => fieldByLabel(root, "Tenant URL"));
@@ -247,7 +234,7 @@ describe("focus", () => {
 
   it("goes to the selected-cell card after Disconnect report here", async () => {
     const host = new FakeHost({ context: ctx("Sales", "C4") });
-    const root = await open(host);
+    const root = await renderPane(host);
     const button = buttonByName(root, "Disconnect report here");
     act(() => button.focus());
     await click(button);
@@ -263,7 +250,7 @@ describe("focus", () => {
 describe("landmarks and headings", () => {
   it("has exactly one main landmark and one h1, naming the platform once", async () => {
     const host = new FakeHost({ loadError: unauthorized() });
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(root.querySelectorAll('main, [role="main"]')).toHaveLength(1);
     expect(root.querySelectorAll("h1")).toHaveLength(1);
     const header = root.querySelector("header");
@@ -271,7 +258,7 @@ describe("landmarks and headings", () => {
   });
 
   it("keeps the chat when Settings opens and closes", async () => {
-    const root = await open(new FakeHost({ settings: { ...CONNECTED } }));
+    const root = await renderPane(new FakeHost({ settings: { ...CONNECTED } }));
     await click(tab(root, "Ask"));
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     await typeInto(fieldByLabel(root, "Ask the agent"), "draft question");
