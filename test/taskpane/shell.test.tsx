@@ -5,8 +5,9 @@
  * key, and focus that never falls to the page's body.
  */
 import { act } from "react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
+import { PASSING_MS } from "../../taskpane/PaneMessages.js";
 import {
   buttonByName,
   CONNECTED,
@@ -140,18 +141,45 @@ describe("messages inside the pane", () => {
     expect(region.textContent).not.toContain("not allowed (403)");
   });
 
-  it("keeps an error until it is dismissed", async () => {
+  it("keeps an error until it is dismissed; a success goes by itself after a while", async () => {
     const host = new FakeHost({ context: ctx("Sales", "C4") });
+    const disconnect = host.platform.disconnect.bind(host.platform);
     host.platform.disconnect = async () => {
       throw { kind: "server", message: "The Reporting Platform had a problem (503)." };
     };
     const root = await renderPane(host);
     await click(buttonByName(root, "Disconnect report here"));
     const region = await waitForMessages(root, "(503)");
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 50));
-    });
+    host.platform.disconnect = disconnect;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await act(async () => {
+        await host.command(ctx("Sales", "C4"));
+      });
+      expect(region.textContent).toContain("Disconnected Revenue by region");
+      await act(async () => {
+        vi.advanceTimersByTime(PASSING_MS);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(region.textContent).not.toContain("Disconnected Revenue by region");
     expect(region.textContent).toContain("(503)");
+  });
+
+  it("names a placement disconnected from its menu by its sheet's current name, not the old one", async () => {
+    // p-rev-regions is stored as Regional!A1:C5; the tab with its sheet id is called Regions now.
+    const host = new FakeHost();
+    const root = await renderPane(host);
+    await click(buttonByName(root, "Actions for Revenue by region at Regions!A1:C5"));
+    await settle();
+    const item = [...document.querySelectorAll('[role="menuitem"]')].find(
+      (m) => m.textContent === "Disconnect this placement",
+    );
+    await click(item as Element);
+    const region = await waitForMessages(root, "Disconnected Revenue by region");
+    expect(region.textContent).toContain("from Regions!A1:C5");
+    expect(region.textContent).not.toContain("Regional");
   });
 });
 
@@ -219,9 +247,9 @@ describe("focus", () => {
     expect(document.activeElement).toBe(buttonByName(root, "Refresh"));
   });
 
-  it("returns to the Settings button when Settings closes with Back or Save", async () => {
+  it("returns to the Settings button when Settings closes with Back, Save or the Settings toggle", async () => {
     const root = await renderPane(new FakeHost());
-    for (const close of ["Back", "Save"]) {
+    for (const close of ["Back", "Save", "Settings"]) {
       await click(buttonByName(root, "Settings"));
       await waitFor(() => fieldByLabel(root, "Tenant URL"));
       act(() => fieldByLabel(root, "Tenant URL").focus());
