@@ -206,7 +206,7 @@ describe("Open settings on a refused key", () => {
     expect(text).not.toMatch(/\.\.|\. \./);
     await click(buttonByName(root, "Open settings"));
     await waitFor(() => fieldByLabel(root, "API key"));
-    // Settings puts focus in the field it is opened at (openSettings.test.tsx: at the API key);
+    // Settings puts focus in the field it is opened at (App.openSettings.test.tsx: at the API key);
     // until then it waits in the pane, never on the page's body.
     expect(root.contains(document.activeElement)).toBe(true);
   });
