@@ -55,6 +55,8 @@ async function clickTabIfAny(pane: Locator, name: string): Promise<boolean> {
   const tab = pane.getByRole("tab", { name, exact: true });
   if ((await tab.count()) === 0) return false;
   await tab.first().click();
+  // The pointer leaves the tab: a picture shows the tab selected, not hovered.
+  await pane.page().mouse.move(0, 0);
   return true;
 }
 

@@ -1,26 +1,22 @@
 /**
- * The task pane: one app for every host. A compact header (the workbook, Refresh, Settings), the
- * active cell with `Disconnect report here`, this workbook's placements by sheet, and the agent
- * chat (loaded lazily). Settings come first until a tenant URL and an API key are set.
+ * The task pane: one app for every host. A compact header (the workbook, Refresh, Settings) over two
+ * views as tabs: "Reports" (the active cell with `Disconnect report here`, this workbook's placements
+ * by sheet) and "Ask" (the agent chat, loaded lazily). Outcomes show as messages at the top of the
+ * pane's main area. Settings come first until a tenant URL and an API key are set.
  */
 import {
-  Badge,
   Button,
   Caption1,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
   makeStyles,
-  Skeleton,
-  SkeletonItem,
+  mergeClasses,
+  PortalMountNodeProvider,
   Spinner,
   Subtitle2,
   Text,
   tokens,
   useId,
 } from "@fluentui/react-components";
-import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import {
@@ -33,16 +29,22 @@ import {
 import { describePlacement } from "../src/core/placements.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
-import { errorMessage } from "./errorMessage.js";
+import { errorMessage, type SettingsField } from "./errorMessage.js";
+import { FocusRescueBox } from "./focusRescue.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
-import type { QueuedNotice } from "./PaneToaster.js";
-import { PlacementList, placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
-import { isConnected, type Notice, type PaneState, usePaneState } from "./usePaneState.js";
+import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
+import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
+import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
+import { ReportsView } from "./ReportsView.js";
+import { LoadingRows } from "./RetryBar.js";
+import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
 const AgentChat = lazy(() => import("./AgentChat.js"));
 const SettingsPanel = lazy(() => import("./SettingsPanel.js"));
-const PaneToaster = lazy(() => import("./PaneToaster.js"));
+
+/** The pinned question box's height, kept on the chat section for its turns' scroll margin. */
+const COMPOSER_HEIGHT = "--pane-composer-height";
 
 const useStyles = makeStyles({
   root: {
@@ -50,7 +52,9 @@ const useStyles = makeStyles({
     flexDirection: "column",
     minHeight: "100%",
     minWidth: 0,
-    overflowX: "hidden",
+    // Clip, not hide: a hidden overflow would make this box the scroller that the sticky header and
+    // the pinned question box stick to, and it never scrolls.
+    overflowX: "clip",
     backgroundColor: tokens.colorNeutralBackground2,
     color: tokens.colorNeutralForeground1,
   },
@@ -58,12 +62,14 @@ const useStyles = makeStyles({
     position: "sticky",
     top: 0,
     zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  titleRow: {
     display: "flex",
     alignItems: "center",
     columnGap: tokens.spacingHorizontalXS,
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalS} ${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    backgroundColor: tokens.colorNeutralBackground1,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   titleBlock: { display: "flex", flexDirection: "column", flexGrow: 1, minWidth: 0 },
   title: {
@@ -79,9 +85,30 @@ const useStyles = makeStyles({
   main: {
     display: "flex",
     flexDirection: "column",
-    rowGap: tokens.spacingVerticalL,
+    flexGrow: 1,
     padding: tokens.spacingHorizontalM,
     minWidth: 0,
+  },
+  view: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalL, minWidth: 0 },
+  // A hidden view is not drawn (the class's display would otherwise win over `hidden`).
+  hidden: { display: "none" },
+  // The Ask view fills the pane; the question box stays pinned at its bottom while the
+  // conversation scrolls above it.
+  askView: { flexGrow: 1 },
+  chat: {
+    flexGrow: 1,
+    "& > div": { flexGrow: 1 },
+    "& form": {
+      marginTop: "auto",
+      position: "sticky",
+      bottom: 0,
+      zIndex: 1,
+      padding: `${tokens.spacingVerticalS} 0 ${tokens.spacingVerticalM}`,
+      backgroundColor: tokens.colorNeutralBackground2,
+      boxShadow: `0 -${tokens.strokeWidthThin} 0 ${tokens.colorNeutralStroke2}`,
+    },
+    // A turn scrolled into view stops above the pinned question box, not under it.
+    "& [aria-label='Conversation'] > *": { scrollMarginBottom: `var(${COMPOSER_HEIGHT}, 160px)` },
   },
   section: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
   sectionHeading: {
@@ -100,6 +127,7 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusLarge,
     boxShadow: tokens.shadow2,
     minWidth: 0,
+    ":focus-visible": { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
   cellLine: { display: "flex", alignItems: "baseline", columnGap: tokens.spacingHorizontalS, minWidth: 0 },
   cellLabel: { color: tokens.colorNeutralForeground3, flexShrink: 0 },
@@ -118,18 +146,6 @@ const useStyles = makeStyles({
   twoLines: TWO_LINES,
   currentBadge: { flexShrink: 0 },
   hint: { color: tokens.colorNeutralForeground3 },
-  empty: {
-    display: "flex",
-    flexDirection: "column",
-    rowGap: tokens.spacingVerticalXS,
-    padding: tokens.spacingHorizontalM,
-    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke1}`,
-    borderRadius: tokens.borderRadiusLarge,
-    color: tokens.colorNeutralForeground2,
-  },
-  skeleton: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
-  skeletonRow: { height: "56px", borderRadius: tokens.borderRadiusMedium },
-  problems: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
 });
 
 export function App({ host }: { host: SpreadsheetHost }) {
@@ -142,22 +158,26 @@ export function App({ host }: { host: SpreadsheetHost }) {
 
 function Pane({ host }: { host: SpreadsheetHost }) {
   const styles = useStyles();
-  // Toasts: queued here, shown by the toaster once its chunk has loaded (on the first notice).
-  const [notices, setNotices] = useState<QueuedNotice[]>([]);
-  const [toasterWanted, setToasterWanted] = useState(false);
-  const noticeSeq = useRef(0);
-  const notify = useCallback((notice: Notice) => {
-    const id = ++noticeSeq.current;
-    setToasterWanted(true);
-    setNotices((queue) => [...queue, { id, notice }]);
-  }, []);
-  const onNoticesShown = useCallback((ids: number[]) => {
-    setNotices((queue) => queue.filter((q) => !ids.includes(q.id)));
-  }, []);
+  const { messages, notify, dismiss } = usePaneMessages();
   const state = usePaneState(host, notify);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
+  const [view, setView] = useState<PaneView>("reports");
   const firstRun = state.phase === "needs-settings";
   const showSettings = settingsOpen || firstRun;
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  const refreshButton = useRef<HTMLButtonElement>(null);
+  const cellCard = useRef<HTMLDivElement>(null);
+  // Menus and tooltips open inside the main landmark, not at the end of the page's body.
+  const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
+
+  /** "Open settings" from a message: Settings opens with focus in the failing field. */
+  const openSettings = useCallback((field?: SettingsField) => {
+    // The action is hidden with its view: focus waits on the Settings button meanwhile.
+    settingsButton.current?.focus();
+    setFocusField(field);
+    setSettingsOpen(true);
+  }, []);
 
   const onSaved = useCallback(
     (next: PublicSettings) => {
@@ -180,180 +200,139 @@ function Pane({ host }: { host: SpreadsheetHost }) {
     (p: PlacedReport) => void state.disconnectPlacement(p),
     [state.disconnectPlacement],
   );
+  // "Disconnect report here" disables itself while it runs: focus waits on the selected-cell card.
+  const cellState: PaneState = {
+    ...state,
+    disconnectAt: (at) => {
+      if (cellCard.current?.contains(document.activeElement)) cellCard.current.focus();
+      return state.disconnectAt(at);
+    },
+  };
+  const focusAfterMessages = useCallback(() => {
+    const tab = showSettings ? null : document.getElementById(tabId(view));
+    (tab ?? settingsButton.current)?.focus();
+  }, [showSettings, view]);
 
-  const workbookName = revealInvisible(state.context?.workbookName || "Reporting Platform");
+  const workbookName = state.context?.workbookName ? revealInvisible(state.context.workbookName) : null;
+  const shown = (v: PaneView) => !showSettings && view === v;
 
   return (
     <div className={styles.root}>
       <header className={styles.header}>
-        <div className={styles.titleBlock}>
-          <h1 className={styles.title} title={workbookName}>
-            <bdi>{workbookName}</bdi>
-          </h1>
-          <Caption1 className={styles.subtitle}>Reporting Platform · {host.label}</Caption1>
-        </div>
-        {!showSettings ? (
+        <div className={styles.titleRow}>
+          <div className={styles.titleBlock}>
+            <h1 className={styles.title} title={workbookName ?? "Reporting Platform"}>
+              <bdi>{workbookName ?? "Reporting Platform"}</bdi>
+            </h1>
+            <Caption1 className={styles.subtitle}>
+              {workbookName ? `Reporting Platform · ${host.label}` : host.label}
+            </Caption1>
+          </div>
+          {!showSettings ? (
+            <Button
+              ref={refreshButton}
+              appearance="subtle"
+              icon={state.refreshing ? <Spinner size="tiny" aria-hidden /> : <RefreshIcon />}
+              aria-label="Refresh"
+              title="Refresh"
+              // Focusable while it runs: a disabled button would drop focus to the page.
+              disabledFocusable={state.refreshing || state.phase === "loading"}
+              onClick={() => void state.reload()}
+            />
+          ) : null}
           <Button
-            appearance="subtle"
-            icon={state.refreshing ? <Spinner size="tiny" /> : <RefreshIcon />}
-            aria-label="Refresh"
-            title="Refresh"
-            disabled={state.refreshing || state.phase === "loading"}
-            onClick={() => void state.reload()}
+            ref={settingsButton}
+            appearance={showSettings ? "secondary" : "subtle"}
+            icon={<SettingsIcon />}
+            aria-label="Settings"
+            title="Settings"
+            aria-pressed={showSettings}
+            disabled={firstRun}
+            onClick={() => {
+              setFocusField(undefined);
+              setSettingsOpen((open) => !open);
+            }}
           />
-        ) : null}
-        <Button
-          appearance={showSettings ? "secondary" : "subtle"}
-          icon={<SettingsIcon />}
-          aria-label="Settings"
-          title="Settings"
-          aria-pressed={showSettings}
-          disabled={firstRun}
-          onClick={() => setSettingsOpen((open) => !open)}
-        />
+        </div>
+        {!showSettings ? <PaneTabs selected={view} onSelect={setView} /> : null}
       </header>
 
-      <main className={styles.main}>
-        {showSettings ? (
-          <Suspense fallback={<LoadingRows count={4} />}>
-            <SettingsPanel
-              host={host}
-              settings={state.settings}
-              firstRun={firstRun}
-              onSaved={onSaved}
-              onClose={() => setSettingsOpen(false)}
+      <main ref={setMainNode} className={styles.main}>
+        <PortalMountNodeProvider value={mainNode ?? undefined}>
+          <PaneMessages messages={messages} onDismiss={dismiss} focusAfterLast={focusAfterMessages} />
+          {showSettings ? (
+            // Settings closing while it holds focus (Back, Save) gives it back to the Settings button.
+            <FocusRescueBox fallback={() => settingsButton.current} className={styles.view}>
+              <Suspense fallback={<LoadingRows count={4} />}>
+                <SettingsPanel
+                  host={host}
+                  settings={state.settings}
+                  firstRun={firstRun}
+                  focusField={focusField}
+                  onSaved={onSaved}
+                  onClose={() => setSettingsOpen(false)}
+                />
+              </Suspense>
+            </FocusRescueBox>
+          ) : null}
+          {/* Both views stay mounted (the chat keeps its conversation and a running answer). */}
+          <div
+            role="tabpanel"
+            id={panelId("reports")}
+            aria-labelledby={tabId("reports")}
+            hidden={!shown("reports")}
+            className={mergeClasses(styles.view, !shown("reports") && styles.hidden)}
+          >
+            <ReportsView
+              state={state}
+              cell={<CurrentCell state={cellState} cardRef={cellCard} />}
+              onSelect={onSelect}
+              onDisconnectPlacement={onDisconnectPlacement}
+              onOpenSettings={openSettings}
+              focusAfterRetry={() => refreshButton.current}
             />
-          </Suspense>
-        ) : (
-          <PaneBody
-            state={state}
-            host={host}
-            onSelect={onSelect}
-            onDisconnectPlacement={onDisconnectPlacement}
+          </div>
+          <div
+            role="tabpanel"
+            id={panelId("ask")}
+            aria-labelledby={tabId("ask")}
+            hidden={!shown("ask")}
+            className={mergeClasses(styles.view, styles.askView, !shown("ask") && styles.hidden)}
           >
             {state.settings ? (
-              <section className={styles.section} aria-labelledby="agent-heading">
+              <section className={mergeClasses(styles.section, styles.chat)} aria-labelledby="agent-heading">
                 <Subtitle2 as="h2" id="agent-heading" className={styles.sectionHeading}>
                   Agent chat
                 </Subtitle2>
                 <Suspense fallback={<LoadingRows count={2} />}>
-                  <AgentChat
-                    host={host}
-                    settings={state.settings}
-                    onOpenSettings={() => setSettingsOpen(true)}
-                  />
+                  <AgentChat host={host} settings={state.settings} onOpenSettings={openSettings} />
+                  <ComposerHeight />
                 </Suspense>
               </section>
-            ) : null}
-          </PaneBody>
-        )}
+            ) : (
+              <LoadingRows count={2} />
+            )}
+          </div>
+        </PortalMountNodeProvider>
       </main>
-      {toasterWanted ? (
-        <Suspense fallback={null}>
-          <PaneToaster queue={notices} onShown={onNoticesShown} />
-        </Suspense>
-      ) : null}
     </div>
   );
 }
 
-function LoadingRows({ count }: { count: number }) {
-  const styles = useStyles();
-  return (
-    <Skeleton className={styles.skeleton} aria-label="Loading">
-      {Array.from({ length: count }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-        <SkeletonItem key={i} className={styles.skeletonRow} />
-      ))}
-    </Skeleton>
-  );
-}
-
-interface PaneBodyProps {
-  state: PaneState;
-  host: SpreadsheetHost;
-  onSelect(target: SelectTarget): void;
-  onDisconnectPlacement(p: PlacedReport): void;
-  children?: ReactNode;
-}
-
-function PaneBody({ state, onSelect, onDisconnectPlacement, children }: PaneBodyProps) {
-  const styles = useStyles();
-
-  if (state.phase === "loading") {
-    return (
-      <>
-        <Subtitle2 as="h2" className={styles.sectionHeading}>
-          Loading the workbook…
-        </Subtitle2>
-        <LoadingRows count={4} />
-      </>
-    );
-  }
-
-  if (state.phase === "error") {
-    return (
-      <>
-        <RetryBar title="The reports could not be loaded." state={state} />
-        {children}
-      </>
-    );
-  }
-
-  return (
-    <>
-      {state.loadError ? <RetryBar title="The refresh failed." state={state} /> : null}
-      {state.problems.length > 0 ? (
-        <MessageBar intent="warning" layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>
-              {state.problems.length === 1
-                ? "One report could not be shown."
-                : `${state.problems.length} reports could not be shown.`}
-            </MessageBarTitle>
-            <ul className={styles.problems}>
-              {state.problems.map((problem, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: problems are plain texts, possibly repeated
-                <li key={i}>{problem}</li>
-              ))}
-            </ul>
-          </MessageBarBody>
-        </MessageBar>
-      ) : null}
-
-      <CurrentCell state={state} />
-
-      <section className={styles.section} aria-labelledby="placements-heading">
-        <Subtitle2 as="h2" id="placements-heading" className={styles.sectionHeading}>
-          Reports in this workbook
-          {state.here.length > 0 ? (
-            <Badge appearance="filled" color="informative" size="small">
-              {state.here.length}
-            </Badge>
-          ) : null}
-        </Subtitle2>
-        {state.here.length === 0 ? (
-          <div className={styles.empty}>
-            <Text weight="semibold">No reports are placed in this workbook yet.</Text>
-            <Caption1>
-              Place a report from the Reporting Platform into a sheet, then press Refresh to see it here.
-            </Caption1>
-          </div>
-        ) : (
-          <PlacementList
-            here={state.here}
-            elsewhere={state.elsewhere}
-            sheets={state.sheets}
-            current={state.current}
-            busyKeys={state.busyKeys}
-            onSelect={onSelect}
-            onDisconnect={onDisconnectPlacement}
-          />
-        )}
-      </section>
-      {children}
-    </>
-  );
+/** Keeps the chat's question box height on its section (mounted with the chat, after it). */
+function ComposerHeight() {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const section = ref.current?.closest("section");
+    const form = section?.querySelector("form");
+    if (!section || !form || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      section.style.setProperty(COMPOSER_HEIGHT, `${form.offsetHeight + 8}px`);
+    });
+    observer.observe(form);
+    return () => observer.disconnect();
+  }, []);
+  return <span ref={ref} hidden />;
 }
 
 function cellText(context: ActiveContext): string {
@@ -364,7 +343,7 @@ function cellText(context: ActiveContext): string {
   });
 }
 
-function CurrentCell({ state }: { state: PaneState }) {
+function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject<HTMLDivElement | null> }) {
   const styles = useStyles();
   const hintId = useId("disconnect-hint");
   const { context, current } = state;
@@ -379,7 +358,15 @@ function CurrentCell({ state }: { state: PaneState }) {
       <Subtitle2 as="h2" id="cell-heading" className={styles.sectionHeading}>
         Selected cell
       </Subtitle2>
-      <div className={styles.card}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a card to rest focus on, not a form's fieldset */}
+      <div
+        ref={cardRef}
+        className={styles.card}
+        role="group"
+        tabIndex={-1}
+        aria-labelledby="cell-heading"
+        data-testid="selected-cell-card"
+      >
         <div className={styles.cellLine}>
           <Caption1 className={styles.cellLabel}>Active cell</Caption1>
           <Text className={styles.cellValue} data-testid="active-cell">
@@ -428,22 +415,5 @@ function CurrentCell({ state }: { state: PaneState }) {
         </div>
       </div>
     </section>
-  );
-}
-
-/** A load error with what the service said and a Retry button. */
-function RetryBar({ title, state }: { title: string; state: PaneState }) {
-  return (
-    <MessageBar intent="error" layout="multiline">
-      <MessageBarBody>
-        <MessageBarTitle>{title}</MessageBarTitle>
-        {state.loadError}
-      </MessageBarBody>
-      <MessageBarActions>
-        <Button onClick={() => void state.reload()} disabled={state.refreshing}>
-          Retry
-        </Button>
-      </MessageBarActions>
-    </MessageBar>
   );
 }

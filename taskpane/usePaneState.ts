@@ -47,6 +47,8 @@ export interface PaneState {
   phase: PanePhase;
   settings: PublicSettings | null;
   loadError: string | null;
+  /** The error behind `loadError`, to tell its kind (a refused key opens Settings at the key). */
+  loadFailure: unknown;
   /** A refresh is running (the list stays visible meanwhile). */
   refreshing: boolean;
   problems: string[];
@@ -74,7 +76,11 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   // For commands that arrive between renders.
   const settingsRef = useRef<PublicSettings | null>(null);
   settingsRef.current = settings;
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadFailure, setLoadFailure] = useState<{ error: unknown } | null>(null);
+  const loadError = loadFailure ? errorMessage(loadFailure.error) : null;
+  const setLoadError = useCallback((error: unknown) => {
+    setLoadFailure(error == null ? null : { error });
+  }, []);
   const [refreshing, setRefreshing] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const [context, setContextState] = useState<ActiveContext | null>(null);
@@ -141,7 +147,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           setPhase("ready");
         } catch (error) {
           if (!mounted.current || seq !== loadSeq.current) return;
-          setLoadError(errorMessage(error));
+          setLoadError(error);
           // Keep what is listed when a refresh fails; only a first load turns into an error.
           setPhase((p) => (quiet && p === "ready" ? p : "error"));
         } finally {
@@ -151,7 +157,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       loading.current = run;
       return run;
     },
-    [host, setContext, setSheets, setReports],
+    [host, setContext, setSheets, setReports, setLoadError],
   );
 
   const start = useCallback(async (): Promise<void> => {
@@ -162,7 +168,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       s = await host.platform.getSettings();
     } catch (error) {
       if (!mounted.current) return;
-      setLoadError(errorMessage(error));
+      setLoadError(error);
       setPhase("error");
       setRefreshing(false);
       return;
@@ -175,7 +181,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       return;
     }
     await loadWorkbook(false);
-  }, [host, loadWorkbook]);
+  }, [host, loadWorkbook, setLoadError]);
 
   // Once per host: StrictMode's second effect run in development must not load twice.
   const startedFor = useRef<SpreadsheetHost | null>(null);
@@ -356,6 +362,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     phase,
     settings,
     loadError,
+    loadFailure: loadFailure?.error ?? null,
     refreshing,
     problems,
     context,

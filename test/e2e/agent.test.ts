@@ -42,6 +42,7 @@ async function recordAnswers(page: Page): Promise<void> {
 async function ask(page: Page, question: string): Promise<string> {
   const pane = paneOf(page);
   const before = await pane.locator('[data-answer-status="done"]').count();
+  await pane.getByRole("tab", { name: "Ask" }).click();
   await pane.getByRole("textbox", { name: "Ask the agent" }).fill(question);
   await pane.getByRole("button", { name: "Send" }).click();
   const answer = pane.locator('[data-answer-status="done"]').nth(before);

@@ -43,6 +43,7 @@ function conversation(page: Page) {
 /** Sends a question and waits until its turn is no longer streaming; returns that turn's element. */
 async function send(page: Page, question: string) {
   const pane = paneOf(page);
+  await pane.getByRole("tab", { name: "Ask" }).click();
   await pane.getByRole("textbox", { name: "Ask the agent" }).fill(question);
   await pane.getByRole("button", { name: "Send" }).click();
   return conversation(page).getByText(question, { exact: true }).locator("..");
@@ -200,7 +201,10 @@ describe("double actions on Disconnect report here", () => {
     // The first DELETE is still on its way: the same command from the cell's menu.
     await cell(page, "C4").click({ button: "right" });
     await page.getByRole("menu").getByRole("menuitem", { name: "Disconnect report here" }).click();
-    const status = page.getByRole("status").filter({ hasText: /Disconnected|already|progress/i });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: /Disconnected|already|progress/i });
     await status.first().waitFor({ timeout: 10_000 });
     expect(await status.first().textContent()).toMatch(/Revenue by Region/);
 
@@ -275,6 +279,7 @@ describe("broken answers to the reports list: never a blank pane", () => {
     const failure = paneOf(page).getByText("The reports could not be loaded.");
     await failure.waitFor({ timeout: 20_000 });
     await expectNotBlank(page);
+    await paneOf(page).getByRole("tab", { name: "Ask" }).click();
     expect(
       await paneOf(page)
         .getByRole("heading", { name: /Agent chat/ })
@@ -282,6 +287,7 @@ describe("broken answers to the reports list: never a blank pane", () => {
     ).toBe(1);
 
     await page.unrouteAll({ behavior: "ignoreErrors" });
+    await paneOf(page).getByRole("tab", { name: "Reports" }).click();
     await paneOf(page).getByRole("button", { name: "Retry" }).click();
     await waitForPlacements(page);
     expect(await failure.count()).toBe(0);

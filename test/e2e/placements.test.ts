@@ -105,7 +105,14 @@ describe("the placements list", () => {
   test("clicking a placement in the list selects its range in the workbook", async () => {
     const page = await open();
     await placementItem(page, "'Q1 Sales'!B18:F24").getByRole("button").first().click();
-    await expect.poll(() => page.getByRole("tab", { selected: true }).textContent()).toBe("Q1 Sales");
+    await expect
+      .poll(() =>
+        page
+          .getByRole("region", { name: "Workbook", exact: true })
+          .getByRole("tab", { selected: true })
+          .textContent(),
+      )
+      .toBe("Q1 Sales");
     await expect.poll(() => page.getByRole("textbox", { name: "Name box" }).inputValue()).toBe("B18:F24");
     await expectCurrent(page, "'Q1 Sales'!B18:F24");
   });
@@ -152,7 +159,10 @@ describe("Disconnect report here", () => {
     await menu.waitFor();
     await menu.getByRole("menuitem", { name: "Disconnect report here" }).click();
 
-    const status = page.getByRole("status").filter({ hasText: "Disconnected" });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Disconnected" });
     await status.waitFor();
     expect(await status.textContent()).toBe(
       "Disconnected Revenue by Region from 'Q1 Sales'!B18:F24; the cells keep their values.",
@@ -179,7 +189,10 @@ describe("Disconnect report here", () => {
 
     await cell(page, "A30").click({ button: "right" });
     await page.getByRole("menuitem", { name: "Disconnect report here" }).click();
-    const status = page.getByRole("status").filter({ hasText: "Summary!A30" });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Summary!A30" });
     await status.waitFor();
     expect(await status.textContent()).toMatch(/^No report is placed at Summary!A30/);
     expect(bodies).toEqual([]);
@@ -247,7 +260,11 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     // cells, and the list says so; it is removed by its placement id (rule 7).
     await page.getByRole("tab", { name: "Q1 Sales" }).click({ button: "right" });
     await page.getByRole("menuitem", { name: "Delete and recreate tab" }).click();
-    await page.getByRole("status").filter({ hasText: "Deleted the tab" }).waitFor();
+    await page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Deleted the tab" })
+      .waitFor();
     const item = placementItem(page, "'Q1 Sales'!B18:F24");
     await expect.poll(() => item.textContent()).toContain("recreated");
     await item.getByRole("button", { name: /^Actions for Revenue by Region/ }).click();

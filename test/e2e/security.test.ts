@@ -164,13 +164,14 @@ describe("secrets", () => {
 async function openSettings(page: Page) {
   const pane = paneOf(page);
   const form = pane.getByRole("form", { name: "Settings" });
-  if ((await form.count()) === 0) await pane.getByRole("button", { name: "Settings" }).click();
+  if ((await form.count()) === 0) await pane.getByRole("button", { name: "Settings", exact: true }).click();
   await form.waitFor();
 }
 
 async function ask(page: Page, question: string): Promise<string> {
   const pane = paneOf(page);
   const before = await pane.locator('[data-answer-status="done"]').count();
+  await pane.getByRole("tab", { name: "Ask" }).click();
   await pane.getByRole("textbox", { name: "Ask the agent" }).fill(question);
   await pane.getByRole("button", { name: "Send" }).click();
   const answer = pane.locator('[data-answer-status="done"]').nth(before);

@@ -128,7 +128,10 @@ describe("selecting cells", () => {
     expect(await activeCell(page)).toBe("C4");
 
     await menu.getByRole("menuitem", { name: "Disconnect report here" }).click();
-    const status = page.getByRole("status").filter({ hasText: "Disconnected" });
+    const status = page
+      .getByRole("region", { name: "Workbook", exact: true })
+      .getByRole("status")
+      .filter({ hasText: "Disconnected" });
     await status.waitFor();
     // C4's placement, not the one under the pointer (I5 is in Summary!H2:J12).
     expect(await status.textContent()).toContain("from Summary!B2:F8;");

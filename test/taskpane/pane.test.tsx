@@ -14,25 +14,15 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   settle,
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
-let view: Rendered | null = null;
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
   vi.restoreAllMocks();
 });
-
-async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  return view.container;
-}
 
 const NOTHING_SET = {
   ...CONNECTED,
@@ -51,7 +41,7 @@ describe("loading", () => {
         "The API key was refused (401): it is missing, malformed or expired. Paste a new one in Settings.",
       ),
     });
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(root.textContent).toContain("The reports could not be loaded.");
     expect(root.textContent).toContain("Paste a new one in Settings.");
     expect(root.querySelectorAll("li[data-placement-key]")).toHaveLength(0);
@@ -65,7 +55,7 @@ describe("loading", () => {
   });
 
   it("shows an error given as a plain object by its message, never anything else", async () => {
-    const root = await open(
+    const root = await renderPane(
       new FakeHost({
         loadError: { kind: "network", message: "Could not reach acme.example.com.", stack: "at x" },
       }),
@@ -76,7 +66,7 @@ describe("loading", () => {
 
   it("keeps the list when a refresh fails", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     host.loadError = new PlatformError(
       "server",
       "The Reporting Platform had a problem (503). Try again in a moment.",
@@ -92,7 +82,7 @@ describe("loading", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const host = new FakeHost();
     host.reports = null as never;
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(root.textContent).toContain("The add-in stopped on an unexpected problem.");
     expect(buttonByName(root, "Reload")).toBeDefined();
     expect(root.querySelector("main")).not.toBeNull();
@@ -102,7 +92,7 @@ describe("loading", () => {
 describe("Disconnect report here before the add-in is connected", () => {
   it("says to open Settings instead of claiming no report is placed there", async () => {
     const host = new FakeHost({ settings: NOTHING_SET });
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     const outcome = await act(() => host.command(ctx("Sales", "B2")));
     expect(outcome.ok).toBe(false);
@@ -114,7 +104,7 @@ describe("Disconnect report here before the add-in is connected", () => {
 describe("Settings", () => {
   it("comes first, saying what to do, when no tenant URL or API key is set", async () => {
     const host = new FakeHost({ settings: NOTHING_SET });
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     expect(host.calls.loadWorkbook).toBe(0);
     expect(root.textContent).toContain("enter the tenant URL and an API key");
@@ -150,7 +140,7 @@ describe("Settings", () => {
 
   it("keeps the stored key when the API key field is left empty", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Settings"));
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     const key = fieldByLabel(root, "API key") as HTMLInputElement;
@@ -165,7 +155,7 @@ describe("Settings", () => {
 
   it("refuses an insecure tenant URL next to the field, before anything is saved", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Settings"));
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     await typeInto(fieldByLabel(root, "Tenant URL"), "http://acme.example.com");
@@ -183,7 +173,7 @@ describe("Settings", () => {
         "The agent chat URL (evil.example.net) is not part of the tenant acme.example.com.",
       );
     };
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Settings"));
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     await click(buttonByName(root, "Save"));
@@ -193,7 +183,7 @@ describe("Settings", () => {
 
   it("lists deployments to pick from", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Settings"));
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     const dropdown = root.querySelector<HTMLButtonElement>('button[role="combobox"]');

@@ -22,14 +22,7 @@ describe("dist/sheets", () => {
       ["Code.js", "Sidebar.html", ...chunks, "appsscript.json"].sort(),
     );
     // The lazy parts of the pane, each in a file of its own (Apps Script names: letters, digits, _).
-    for (const part of [
-      "AgentChat",
-      "SettingsPanel",
-      "markdown",
-      "PlacementActions",
-      "PaneToaster",
-      "darkTheme",
-    ]) {
+    for (const part of ["AgentChat", "SettingsPanel", "markdown", "PlacementActions", "darkTheme"]) {
       expect(
         chunks.filter((f) => f.startsWith(`SidebarChunk_${part}_`)),
         part,

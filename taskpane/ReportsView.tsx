@@ -1,0 +1,131 @@
+/**
+ * The pane's "Reports" view: what is loading or failed (with Retry, and "Open settings" when the key
+ * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
+ */
+import {
+  Badge,
+  Caption1,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  makeStyles,
+  Subtitle2,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
+import type { ReactNode } from "react";
+import type { PlacedReport } from "../src/core/placement-view.js";
+import type { SettingsField } from "./errorMessage.js";
+import { PlacementList, type SelectTarget } from "./PlacementList.js";
+import { LoadingRows, RetryBar } from "./RetryBar.js";
+import type { PaneState } from "./usePaneState.js";
+
+const useStyles = makeStyles({
+  section: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
+  sectionHeading: {
+    margin: 0,
+    display: "flex",
+    alignItems: "center",
+    columnGap: tokens.spacingHorizontalS,
+  },
+  empty: {
+    display: "flex",
+    flexDirection: "column",
+    rowGap: tokens.spacingVerticalXS,
+    padding: tokens.spacingHorizontalM,
+    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusLarge,
+    color: tokens.colorNeutralForeground2,
+  },
+  problems: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
+});
+
+interface ReportsViewProps {
+  state: PaneState;
+  /** The selected-cell card. */
+  cell: ReactNode;
+  onSelect(target: SelectTarget): void;
+  onDisconnectPlacement(p: PlacedReport): void;
+  onOpenSettings(field: SettingsField): void;
+  focusAfterRetry(): HTMLElement | null;
+}
+
+/** The Reports view: what is loading or failed, the selected cell, this workbook's placements. */
+export function ReportsView({ state, cell, onSelect, onDisconnectPlacement, ...retry }: ReportsViewProps) {
+  const styles = useStyles();
+  const retryBar = (consequence: string) => (
+    <RetryBar
+      consequence={consequence}
+      state={state}
+      onOpenSettings={retry.onOpenSettings}
+      focusAfter={retry.focusAfterRetry}
+    />
+  );
+
+  if (state.phase === "loading") {
+    return (
+      <>
+        <Subtitle2 as="h2" className={styles.sectionHeading}>
+          Loading the workbook…
+        </Subtitle2>
+        <LoadingRows count={4} />
+      </>
+    );
+  }
+
+  if (state.phase === "error") return retryBar("The reports could not be loaded.");
+
+  return (
+    <>
+      {state.loadError ? retryBar("The refresh failed.") : null}
+      {state.problems.length > 0 ? (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>
+              {state.problems.length === 1
+                ? "One report could not be shown."
+                : `${state.problems.length} reports could not be shown.`}
+            </MessageBarTitle>
+            <ul className={styles.problems}>
+              {state.problems.map((problem, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: problems are plain texts, possibly repeated
+                <li key={i}>{problem}</li>
+              ))}
+            </ul>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+
+      {cell}
+
+      <section className={styles.section} aria-labelledby="placements-heading">
+        <Subtitle2 as="h2" id="placements-heading" className={styles.sectionHeading}>
+          Reports in this workbook
+          {state.here.length > 0 ? (
+            <Badge appearance="filled" color="informative" size="small">
+              {state.here.length}
+            </Badge>
+          ) : null}
+        </Subtitle2>
+        {state.here.length === 0 ? (
+          <div className={styles.empty}>
+            <Text weight="semibold">No reports are placed in this workbook yet.</Text>
+            <Caption1>
+              Place a report from the Reporting Platform into a sheet, then press Refresh to see it here.
+            </Caption1>
+          </div>
+        ) : (
+          <PlacementList
+            here={state.here}
+            elsewhere={state.elsewhere}
+            sheets={state.sheets}
+            current={state.current}
+            busyKeys={state.busyKeys}
+            onSelect={onSelect}
+            onDisconnect={onDisconnectPlacement}
+          />
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Loading placeholders, and a failed load as an error message bar: the service's own reason first,
+ * then what it means for the pane, with Retry and, when Settings can fix it (a refused or
+ * forbidden API key), "Open settings" at the failing field.
+ */
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  makeStyles,
+  Skeleton,
+  SkeletonItem,
+  tokens,
+} from "@fluentui/react-components";
+import { type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { useFocusRescue } from "./focusRescue.js";
+import type { PaneState } from "./usePaneState.js";
+
+const useStyles = makeStyles({
+  skeleton: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
+  skeletonRow: { height: "56px", borderRadius: tokens.borderRadiusMedium },
+});
+
+export function LoadingRows({ count }: { count: number }) {
+  const styles = useStyles();
+  return (
+    <Skeleton className={styles.skeleton} aria-label="Loading">
+      {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+        <SkeletonItem key={i} className={styles.skeletonRow} />
+      ))}
+    </Skeleton>
+  );
+}
+
+/** Two sentences as one text: the first ends with one full stop (or its own ! ? …), never two. */
+export function sentences(first: string, second: string): string {
+  const head = first.trim().replace(/[\s.]+$/, "");
+  if (head === "") return second;
+  return `${/[!?…]$/.test(head) ? head : `${head}.`} ${second}`;
+}
+
+interface RetryBarProps {
+  /** What the failure means for the pane ("The reports could not be loaded."). */
+  consequence: string;
+  state: PaneState;
+  onOpenSettings(field: SettingsField): void;
+  /** Where focus goes when the bar goes away holding it (the retry worked). */
+  focusAfter(): HTMLElement | null | undefined;
+}
+
+export function RetryBar({ consequence, state, onOpenSettings, focusAfter }: RetryBarProps) {
+  const ref = useFocusRescue<HTMLDivElement>(focusAfter);
+  const field = settingsFieldFor(state.loadFailure);
+  return (
+    <MessageBar ref={ref} intent="error" layout="multiline">
+      <MessageBarBody>{sentences(state.loadError ?? "", consequence)}</MessageBarBody>
+      <MessageBarActions>
+        {field ? <Button onClick={() => onOpenSettings(field)}>Open settings</Button> : null}
+        {/* Focusable while it runs: a disabled button would drop focus to the page. */}
+        <Button onClick={() => void state.reload()} disabledFocusable={state.refreshing}>
+          Retry
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
