@@ -76,11 +76,34 @@ function relayTarget(pathname: string): { hostAndPort: string; path: string } | 
   return { hostAndPort, path: slash < 0 ? "/" : rest.slice(slash) };
 }
 
-async function readBody(request: Request): Promise<ArrayBuffer | "too-large"> {
+/**
+ * Reads the body up to the cap, and stops reading the moment the cap is passed: a body sent without
+ * a length (chunked) could otherwise be held in memory for as long as its sender keeps sending.
+ */
+async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > MAX_RELAY_BODY_BYTES) return "too-large";
-  const body = await request.arrayBuffer();
-  return body.byteLength > MAX_RELAY_BODY_BYTES ? "too-large" : body;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RELAY_BODY_BYTES) {
+      reader.cancel().catch(() => {});
+      return "too-large";
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
 function passedHeaders(upstream: Headers): Headers {
@@ -129,7 +152,7 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  let body: ArrayBuffer | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
   if (method !== "GET" && method !== "HEAD") {
     const read = await readBody(request);
     if (read === "too-large")

@@ -4,7 +4,13 @@
  * followed, hop-by-hop headers and cookies dropped, the answer streamed as it arrives, and nothing
  * secret in the log.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -203,6 +209,28 @@ describe("the relay", () => {
     for (const secret of ["ak-secret-456", "sk-secret-123", "query-secret", "body-secret"]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("refuses a body past its cap with 413 as soon as the cap is passed, without waiting for the rest", async () => {
+    // A chunked body with no length that never ends: buffering it whole would hold the request (and
+    // its memory) for as long as the sender likes.
+    const status = await new Promise<number>((resolvePromise, reject) => {
+      const req = httpRequest(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolvePromise(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", reject);
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      // 3 MB sent, more than the 2 MB cap, and the request left open.
+      for (let i = 0; i < 12; i++) req.write(chunk);
+    });
+    expect(status).toBe(413);
+    expect(received).toEqual([]);
   });
 
   it("answers 502 when the listed tenant cannot be reached", async () => {
