@@ -140,6 +140,13 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
       `The add-in server does not relay to ${target.hostAndPort}: ask your admin to list it on the add-in server.`,
     );
   }
+  const dest = request.headers.get("sec-fetch-dest");
+  if (dest !== null && dest !== "empty") {
+    // Only the pane's fetch calls are relayed. Loaded as a script, a style, a page or a frame, a
+    // tenant's answer would run as the add-in's own origin, which holds the user's keys.
+    options.log?.(`${request.method} ${RELAY_PREFIX}${target.hostAndPort} 403 not a fetch (${dest})`);
+    return refusal(403, "not-a-fetch", "The relay answers the pane's fetch calls only.");
+  }
   const method = request.method.toUpperCase();
   if (!RELAYED_METHODS.has(method)) {
     return refusal(405, "method-not-relayed", `${method} is not relayed.`, {

@@ -233,6 +233,29 @@ describe("the relay", () => {
     expect(received).toEqual([]);
   });
 
+  it("serves fetch calls only: a relayed answer cannot be loaded as a script, a page or a frame of the add-in's origin", async () => {
+    // The add-in's origin holds the user's keys and its policy allows scripts from 'self': what a
+    // tenant answers must never run there, whatever its Content-Type.
+    for (const dest of ["script", "document", "iframe", "style", "worker"]) {
+      const res = await fetch(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+        headers: { "Sec-Fetch-Dest": dest, "Sec-Fetch-Mode": dest === "document" ? "navigate" : "no-cors" },
+      });
+      expect(res.status, dest).toBe(403);
+      expect(res.headers.get("x-relay-error"), dest).toBe("not-a-fetch");
+    }
+    expect(received).toEqual([]);
+    const fetched = await fetch(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+      headers: { "Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors" },
+    });
+    expect(fetched.status).toBe(200);
+    // Opened by hand (or in a browser that sends no Sec-Fetch-* header), a relayed answer is
+    // sandboxed: no script of it runs, and it has no access to the add-in's storage.
+    const policy = fetched.headers.get("content-security-policy") ?? "";
+    expect(policy).toMatch(/(^|;)\s*sandbox\s*(;|$)/);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+  });
+
   it("answers 502 when the listed tenant cannot be reached", async () => {
     const closed = await startAddinServer({
       distDir: DIST,
