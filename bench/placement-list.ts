@@ -13,8 +13,8 @@
 
 import type { Page } from "playwright-core";
 import { quoteSheetName } from "../src/core/location.js";
+import { placementKey } from "../src/core/placement-view.js";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
-import { placementKey } from "../src/core/workbook.js";
 import { CONTEXT_COALESCE_MS } from "../src/hosts/preview/host.js";
 import { demoSeed } from "../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";

@@ -3,7 +3,12 @@
  * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
  */
 import { describe, expect, it } from "vitest";
-import { groupBySheet, locatePlacement, placedReports, placementHostLabel } from "../../src/core/workbook.js";
+import {
+  groupBySheet,
+  locatePlacement,
+  placedReports,
+  placementHostLabel,
+} from "../../src/core/placement-view.js";
 import { safeUrl } from "../../taskpane/markdown.js";
 import {
   formatAttributeValue,
