@@ -15,6 +15,12 @@ export const RELAY_PREFIX = "/relay/";
 /** Set on the relay's own refusals, so the pane can tell them from the tenant's answers. */
 export const RELAY_ERROR_HEADER = "X-Relay-Error";
 
+/**
+ * A tenant's redirect target, passed on under a name no browser follows (the pane's error names it,
+ * see core/errors.ts), resolved against the tenant's address.
+ */
+export const RELAY_LOCATION_HEADER = "X-Relay-Location";
+
 /** Request headers forwarded to the tenant; every other one stays here. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
 
@@ -106,7 +112,7 @@ async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | "to
   return body;
 }
 
-function passedHeaders(upstream: Headers): Headers {
+function passedHeaders(upstream: Headers, destination: string): Headers {
   const named = new Set(
     (upstream.get("connection") ?? "")
       .split(",")
@@ -116,10 +122,26 @@ function passedHeaders(upstream: Headers): Headers {
   const out = new Headers();
   upstream.forEach((value, name) => {
     const lower = name.toLowerCase();
-    if (DROPPED_RESPONSE_HEADERS.has(lower) || named.has(lower) || lower.startsWith("access-control-"))
+    if (
+      DROPPED_RESPONSE_HEADERS.has(lower) ||
+      named.has(lower) ||
+      lower.startsWith("access-control-") ||
+      // The relay's own signals (RELAY_ERROR_HEADER, RELAY_LOCATION_HEADER): a tenant cannot forge them.
+      lower.startsWith("x-relay-")
+    )
       return;
     out.append(name, value);
   });
+  const location = upstream.get("location");
+  if (location !== null) {
+    let resolved = location;
+    try {
+      resolved = new URL(location, destination).href;
+    } catch {
+      // Named as the tenant wrote it.
+    }
+    out.set(RELAY_LOCATION_HEADER, resolved);
+  }
   return out;
 }
 
@@ -191,6 +213,6 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
   return new Response(nullBody ? null : upstream.body, {
     status: upstream.status,
     statusText: upstream.statusText,
-    headers: passedHeaders(upstream.headers),
+    headers: passedHeaders(upstream.headers, destination),
   });
 }

@@ -17,6 +17,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
 import { parseTenantList, TenantListError } from "../../src/addin-server/tenants.js";
+import { createPlatformClient } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "dist/excel");
 
@@ -39,6 +41,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   if (path === "/redirect") {
     res.writeHead(302, { Location: "/elsewhere" }).end();
+  } else if (path.startsWith("/moved/")) {
+    res.writeHead(307, { Location: "https://elsewhere.example.net/collect" }).end();
   } else if (path === "/cookies") {
     res.writeHead(200, {
       "Content-Type": "application/json",
@@ -48,6 +52,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
       "X-Hop": "only for this hop",
       "Retry-After": "3",
       "Access-Control-Allow-Origin": "*",
+      // The relay's own signal: a tenant must not be able to forge it.
+      "X-Relay-Error": "tenant-not-listed",
     });
     res.end("{}");
   } else if (path === "/stream") {
@@ -144,7 +150,26 @@ describe("the relay", () => {
     const res = await fetch(`${server.url}/relay/${upstreamHost}/redirect`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBeNull();
+    // Named for the pane's error, under a name no browser follows, resolved against the tenant.
+    expect(res.headers.get("x-relay-location")).toBe(`http://${upstreamHost}/elsewhere`);
     expect(received.map((r) => r.url)).toEqual(["/redirect"]);
+  });
+
+  it("a tenant's redirect reaches the pane's client as an error naming the location, nothing followed", async () => {
+    // A GET, which the pane sends with redirect "follow": with no Location there is nothing to
+    // follow, so the browser hands over the 307 and the client reads X-Relay-Location.
+    const client = createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: `${server.url}/relay/${upstreamHost}/moved`,
+      token: "sk-secret-123",
+      sleep: async () => {},
+    });
+    const error = await client.listDeployments().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toContain("redirect (307) to https://elsewhere.example.net/collect");
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /moved/api/v1/deployments"]);
   });
 
   it("drops cookies, hop-by-hop headers and CORS headers of the answer, keeps the rest", async () => {
@@ -154,6 +179,7 @@ describe("the relay", () => {
     expect(res.headers.get("keep-alive")).not.toBe("timeout=77");
     expect(res.headers.get("x-hop")).toBeNull();
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("x-relay-error")).toBeNull();
     expect(res.headers.get("retry-after")).toBe("3");
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
