@@ -44,6 +44,7 @@ function isMalformed(pathname: string): boolean {
 export function createAddinApp(options: AddinAppOptions): Hono {
   const app = new Hono();
   const headers = securityHeaders(options.secure);
+  const relayHeaders = securityHeaders(options.secure, true);
   const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
 
   app.use(async (c, next) => {
@@ -54,8 +55,10 @@ export function createAddinApp(options: AddinAppOptions): Hono {
     } else {
       await next();
     }
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-    if (!pathname.startsWith(RELAY_PREFIX)) {
+    const relayed = pathname.startsWith(RELAY_PREFIX);
+    for (const [name, value] of Object.entries(relayed ? relayHeaders : headers))
+      c.res.headers.set(name, value);
+    if (!relayed) {
       options.log?.(`${c.req.method} ${pathname} ${c.res.status} ${Date.now() - started}ms`);
     }
   });

@@ -15,6 +15,12 @@ export const RELAY_PREFIX = "/relay/";
 /** Set on the relay's own refusals, so the pane can tell them from the tenant's answers. */
 export const RELAY_ERROR_HEADER = "X-Relay-Error";
 
+/**
+ * A tenant's redirect target, passed on under a name no browser follows (the pane's error names it,
+ * see core/errors.ts), resolved against the tenant's address.
+ */
+export const RELAY_LOCATION_HEADER = "X-Relay-Location";
+
 /** Request headers forwarded to the tenant; every other one stays here. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
 
@@ -76,14 +82,37 @@ function relayTarget(pathname: string): { hostAndPort: string; path: string } | 
   return { hostAndPort, path: slash < 0 ? "/" : rest.slice(slash) };
 }
 
-async function readBody(request: Request): Promise<ArrayBuffer | "too-large"> {
+/**
+ * Reads the body up to the cap, and stops reading the moment the cap is passed: a body sent without
+ * a length (chunked) could otherwise be held in memory for as long as its sender keeps sending.
+ */
+async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > MAX_RELAY_BODY_BYTES) return "too-large";
-  const body = await request.arrayBuffer();
-  return body.byteLength > MAX_RELAY_BODY_BYTES ? "too-large" : body;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RELAY_BODY_BYTES) {
+      reader.cancel().catch(() => {});
+      return "too-large";
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
-function passedHeaders(upstream: Headers): Headers {
+function passedHeaders(upstream: Headers, destination: string): Headers {
   const named = new Set(
     (upstream.get("connection") ?? "")
       .split(",")
@@ -93,10 +122,26 @@ function passedHeaders(upstream: Headers): Headers {
   const out = new Headers();
   upstream.forEach((value, name) => {
     const lower = name.toLowerCase();
-    if (DROPPED_RESPONSE_HEADERS.has(lower) || named.has(lower) || lower.startsWith("access-control-"))
+    if (
+      DROPPED_RESPONSE_HEADERS.has(lower) ||
+      named.has(lower) ||
+      lower.startsWith("access-control-") ||
+      // The relay's own signals (RELAY_ERROR_HEADER, RELAY_LOCATION_HEADER): a tenant cannot forge them.
+      lower.startsWith("x-relay-")
+    )
       return;
     out.append(name, value);
   });
+  const location = upstream.get("location");
+  if (location !== null) {
+    let resolved = location;
+    try {
+      resolved = new URL(location, destination).href;
+    } catch {
+      // Named as the tenant wrote it.
+    }
+    out.set(RELAY_LOCATION_HEADER, resolved);
+  }
   return out;
 }
 
@@ -117,6 +162,13 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
       `The add-in server does not relay to ${target.hostAndPort}: ask your admin to list it on the add-in server.`,
     );
   }
+  const dest = request.headers.get("sec-fetch-dest");
+  if (dest !== null && dest !== "empty") {
+    // Only the pane's fetch calls are relayed. Loaded as a script, a style, a page or a frame, a
+    // tenant's answer would run as the add-in's own origin, which holds the user's keys.
+    options.log?.(`${request.method} ${RELAY_PREFIX}${target.hostAndPort} 403 not a fetch (${dest})`);
+    return refusal(403, "not-a-fetch", "The relay answers the pane's fetch calls only.");
+  }
   const method = request.method.toUpperCase();
   if (!RELAYED_METHODS.has(method)) {
     return refusal(405, "method-not-relayed", `${method} is not relayed.`, {
@@ -129,7 +181,7 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  let body: ArrayBuffer | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
   if (method !== "GET" && method !== "HEAD") {
     const read = await readBody(request);
     if (read === "too-large")
@@ -161,6 +213,6 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
   return new Response(nullBody ? null : upstream.body, {
     status: upstream.status,
     statusText: upstream.statusText,
-    headers: passedHeaders(upstream.headers),
+    headers: passedHeaders(upstream.headers, destination),
   });
 }

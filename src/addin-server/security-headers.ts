@@ -41,10 +41,21 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join("; ");
 
-/** The security headers of one answer; HSTS only when the server itself speaks HTTPS. */
-export function securityHeaders(secure: boolean): Record<string, string> {
+/**
+ * The policy of a relayed answer. What a tenant answers is served from the add-in's own origin, so
+ * opened by hand it must run nothing and reach nothing: `sandbox` gives it an opaque origin (no
+ * access to the add-in's storage, where the keys are) and no scripts; it is never framed. The
+ * pane's fetch calls are not affected (a policy applies to documents, not to fetched data).
+ */
+export const RELAY_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/**
+ * The security headers of one answer; HSTS only when the server itself speaks HTTPS. A relayed
+ * answer gets RELAY_CONTENT_SECURITY_POLICY instead of the pages' policy.
+ */
+export function securityHeaders(secure: boolean, relayed = false): Record<string, string> {
   return {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Content-Security-Policy": relayed ? RELAY_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     ...(secure ? { "Strict-Transport-Security": "max-age=31536000" } : {}),

@@ -179,7 +179,9 @@ export function errorFromStatus(
   const opts = { status, serviceMessage: detail, retryAfterSeconds };
   const action = ctx.action ? ` to ${ctx.action}` : "";
   if (status >= 300 && status <= 399) {
-    const location = headers.location ? redact(headers.location, ctx.secrets ?? []) : null;
+    // An add-in server's relay passes the target as X-Relay-Location, so that no browser follows it.
+    const target = headers.location ?? headers["x-relay-location"];
+    const location = target ? redact(target, ctx.secrets ?? []) : null;
     return redirectNotFollowed(status, location);
   }
   if (status === 401) {

@@ -27,6 +27,16 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** A port nothing listens on right now (the OS picks it). */
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address() as { port: number };
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
 /** Raw GET with the path exactly as given (fetch would normalise it). */
 async function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
   const { request: httpRequest } = await import("node:http");
@@ -126,6 +136,20 @@ describe("npm run serve", () => {
     process.kill(-child.pid!, "SIGTERM");
     await exited;
     expect(stdout).toBe(`${url}\n`);
+  });
+
+  it("takes its port from PORT when --port is not given, and refuses a PORT that is not a port", async () => {
+    const port = await freePort();
+    const fromEnv = await spawnAddinServer(["--quiet"], { PORT: String(port) });
+    try {
+      expect(fromEnv.url).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      await fromEnv.stop();
+    }
+    const bad = await runAddinServer(["--quiet"], { PORT: "http" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('PORT must be a port from 0 to 65535 (got "http")');
+    expect(bad.stdout).toBe("");
   });
 
   it("stops cleanly on SIGINT", async () => {

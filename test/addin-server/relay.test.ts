@@ -4,13 +4,21 @@
  * followed, hop-by-hop headers and cookies dropped, the answer streamed as it arrives, and nothing
  * secret in the log.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
 import { parseTenantList, TenantListError } from "../../src/addin-server/tenants.js";
+import { createPlatformClient } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "dist/excel");
 
@@ -33,6 +41,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   if (path === "/redirect") {
     res.writeHead(302, { Location: "/elsewhere" }).end();
+  } else if (path.startsWith("/moved/")) {
+    res.writeHead(307, { Location: "https://elsewhere.example.net/collect" }).end();
   } else if (path === "/cookies") {
     res.writeHead(200, {
       "Content-Type": "application/json",
@@ -42,6 +52,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
       "X-Hop": "only for this hop",
       "Retry-After": "3",
       "Access-Control-Allow-Origin": "*",
+      // The relay's own signal: a tenant must not be able to forge it.
+      "X-Relay-Error": "tenant-not-listed",
     });
     res.end("{}");
   } else if (path === "/stream") {
@@ -138,7 +150,26 @@ describe("the relay", () => {
     const res = await fetch(`${server.url}/relay/${upstreamHost}/redirect`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBeNull();
+    // Named for the pane's error, under a name no browser follows, resolved against the tenant.
+    expect(res.headers.get("x-relay-location")).toBe(`http://${upstreamHost}/elsewhere`);
     expect(received.map((r) => r.url)).toEqual(["/redirect"]);
+  });
+
+  it("a tenant's redirect reaches the pane's client as an error naming the location, nothing followed", async () => {
+    // A GET, which the pane sends with redirect "follow": with no Location there is nothing to
+    // follow, so the browser hands over the 307 and the client reads X-Relay-Location.
+    const client = createPlatformClient({
+      transport: fetchTransport(fetch),
+      baseUrl: `${server.url}/relay/${upstreamHost}/moved`,
+      token: "sk-secret-123",
+      sleep: async () => {},
+    });
+    const error = await client.listDeployments().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toContain("redirect (307) to https://elsewhere.example.net/collect");
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /moved/api/v1/deployments"]);
   });
 
   it("drops cookies, hop-by-hop headers and CORS headers of the answer, keeps the rest", async () => {
@@ -148,6 +179,7 @@ describe("the relay", () => {
     expect(res.headers.get("keep-alive")).not.toBe("timeout=77");
     expect(res.headers.get("x-hop")).toBeNull();
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("x-relay-error")).toBeNull();
     expect(res.headers.get("retry-after")).toBe("3");
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -203,6 +235,51 @@ describe("the relay", () => {
     for (const secret of ["ak-secret-456", "sk-secret-123", "query-secret", "body-secret"]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("refuses a body past its cap with 413 as soon as the cap is passed, without waiting for the rest", async () => {
+    // A chunked body with no length that never ends: buffering it whole would hold the request (and
+    // its memory) for as long as the sender likes.
+    const status = await new Promise<number>((resolvePromise, reject) => {
+      const req = httpRequest(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolvePromise(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", reject);
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      // 3 MB sent, more than the 2 MB cap, and the request left open.
+      for (let i = 0; i < 12; i++) req.write(chunk);
+    });
+    expect(status).toBe(413);
+    expect(received).toEqual([]);
+  });
+
+  it("serves fetch calls only: a relayed answer cannot be loaded as a script, a page or a frame of the add-in's origin", async () => {
+    // The add-in's origin holds the user's keys and its policy allows scripts from 'self': what a
+    // tenant answers must never run there, whatever its Content-Type.
+    for (const dest of ["script", "document", "iframe", "style", "worker"]) {
+      const res = await fetch(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+        headers: { "Sec-Fetch-Dest": dest, "Sec-Fetch-Mode": dest === "document" ? "navigate" : "no-cors" },
+      });
+      expect(res.status, dest).toBe(403);
+      expect(res.headers.get("x-relay-error"), dest).toBe("not-a-fetch");
+    }
+    expect(received).toEqual([]);
+    const fetched = await fetch(`${server.url}/relay/${upstreamHost}/api/v1/x`, {
+      headers: { "Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors" },
+    });
+    expect(fetched.status).toBe(200);
+    // Opened by hand (or in a browser that sends no Sec-Fetch-* header), a relayed answer is
+    // sandboxed: no script of it runs, and it has no access to the add-in's storage.
+    const policy = fetched.headers.get("content-security-policy") ?? "";
+    expect(policy).toMatch(/(^|;)\s*sandbox\s*(;|$)/);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
   });
 
   it("answers 502 when the listed tenant cannot be reached", async () => {

@@ -529,7 +529,6 @@ describe("createAgentChat", () => {
       // Then hang, as a long-running answer does.
     });
     const controller = new AbortController();
-    const started = Date.now();
     const error = await rejection(
       chatFor(server.chatUrl).chat.ask(
         { input: "q" },
@@ -542,7 +541,6 @@ describe("createAgentChat", () => {
       ),
     );
     expect(error.kind).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(5000);
     await expect.poll(() => serverSawClose).toBe(true);
   });
 

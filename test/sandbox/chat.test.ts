@@ -277,7 +277,6 @@ describe("trigger words", () => {
     const res = await post(chatUrl(), { input: "Revenue trigger:slow", sessionSettings: ann });
     let aborted: Response | null = null;
     let chatId = "";
-    const started = Date.now();
     const raw = await readLines(res, async (line) => {
       const msg = JSON.parse(line) as Msg;
       if (msg.id === "__cutoff__") chatId = msg.state.chatId;
@@ -290,7 +289,6 @@ describe("trigger words", () => {
         aborted = await post(abortUrl(), { chatId, sessionSettings: ann });
       }
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(aborted!.status).toBe(204);
     expect(await aborted!.text()).toBe("");
     const lines = raw.map((l) => JSON.parse(l) as Msg);

@@ -1,4 +1,5 @@
 /** `npm run sandbox`: the URL line, the demo data, bad seeds and clean stops, by running the real CLI. */
+import { createConnection } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
@@ -6,6 +7,18 @@ import { call, makeReport, seedWith } from "../support/sandbox-fixtures.js";
 import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "../support/spawn-sandbox.js";
 
 const URL_LINE = /^http:\/\/127\.0\.0\.1:\d+\n$/;
+
+/** Whether a TCP connection to host:port is accepted. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
 
 describe("the command line", () => {
   it("prints exactly one line on stdout, the base URL, and stops cleanly on SIGTERM and SIGINT", async () => {
@@ -97,7 +110,13 @@ describe("the built-in demo data (no --seed)", () => {
     expect(page.json.Resources).toHaveLength(2);
   });
 
-  it("streams the agent's answer over a visible stretch of time at the default pace", async () => {
+  it("listens on 127.0.0.1 only, not on every interface", async () => {
+    const { port } = new URL(sandbox.url);
+    expect(await connects("127.0.0.1", Number(port))).toBe(true);
+    expect(await connects("::1", Number(port))).toBe(false);
+  });
+
+  it("streams the agent's answer in pieces that arrive one by one, not as one buffered body", async () => {
     const res = await fetch(
       `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
       {
@@ -108,17 +127,16 @@ describe("the built-in demo data (no --seed)", () => {
     );
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
-    const arrivals: number[] = [];
+    let pieces = 0;
     let text = "";
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       const chunk = decoder.decode(value, { stream: true });
-      if (chunk.includes('"isDelta":true')) arrivals.push(Date.now());
+      if (chunk.includes('"isDelta":true')) pieces += 1;
       text += chunk;
     }
     expect(text.trim().split("\n").at(-1)).toContain("__usage__");
-    expect(arrivals.length).toBeGreaterThan(2);
-    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(100);
+    expect(pieces).toBeGreaterThan(2);
   });
 });

@@ -15,7 +15,7 @@
  * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
  * the pane reloads. Still one server call per poll.
  */
-import type { AgentAnswer } from "../../core/chat-request.js";
+import { type AgentAnswer, newMessageId as coreMessageId } from "../../core/chat-request.js";
 import { isPlatformError, PlatformError } from "../../core/errors.js";
 import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
 import { createListenerGroup, globalTimers, type Timers } from "../listeners.js";
@@ -41,9 +41,12 @@ const MAX_POLL_MS = 30_000;
 /** Each quiet poll waits this much longer than the one before, up to the idle interval. */
 const QUIET_GROWTH = 1.5;
 
-/** platform-api.md's messageId (`<ms>-message`), with random digits so that two never collide. */
+/**
+ * platform-api.md's messageId (`^\d{13,}-message$`): the millisecond, then random digits from the
+ * sidebar's cryptographic source, so that two never collide and none can be guessed.
+ */
 function newMessageId(): string {
-  return `${Date.now()}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}-message`;
+  return coreMessageId(Date.now(), (length) => crypto.getRandomValues(new Uint8Array(length)));
 }
 
 function sameContext(a: ActiveContext | null, b: ActiveContext): boolean {
