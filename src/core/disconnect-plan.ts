@@ -6,6 +6,7 @@
  */
 import { revealInvisible } from "./display.js";
 import type { PlatformError } from "./errors.js";
+import { quoteSheetName } from "./location.js";
 import type { Outcome } from "./messages.js";
 import {
   describePlacementIn,
@@ -44,7 +45,7 @@ export function planDisconnectAt(placed: readonly PlacedReport[], at: PlacementA
 }
 
 function describeCell(at: PlacementAt): string {
-  return `${revealInvisible(at.sheetName)}!${at.cell.replace(/\$/g, "").toUpperCase()}`;
+  return `${quoteSheetName(revealInvisible(at.sheetName))}!${at.cell.replace(/\$/g, "").toUpperCase()}`;
 }
 
 /** Whether `report` still holds the placement (by key, or by placement id). */

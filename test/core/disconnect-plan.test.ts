@@ -39,6 +39,18 @@ describe("the disconnect plan shared by the pane and the host commands", () => {
     if (plan.kind === "nothing-here") expect(plan.message).toContain("No report is placed at Sales!H30");
   });
 
+  it("names an empty cell on a sheet whose name needs quotes the way the placements are named", () => {
+    const plan = planDisconnectAt(placedReports([report]), {
+      workbookId: "wb-1",
+      sheetId: "s9",
+      sheetName: "Q1 Sales",
+      cell: "$h$20",
+    });
+    expect(plan.kind === "nothing-here" && plan.message).toBe(
+      "No report is placed at 'Q1 Sales'!H20. Select a cell inside a placed report, then try again.",
+    );
+  });
+
   it("tells what happened from the report the service returned", () => {
     const [p1] = placedReports([report]);
     const after = { ...report, externalWorkbookPlacements: report.externalWorkbookPlacements!.slice(1) };

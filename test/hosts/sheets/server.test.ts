@@ -558,7 +558,8 @@ describe("Disconnect report here (add-on menu)", () => {
     expect(world.toasts).toEqual([
       {
         title: "Reporting Platform",
-        message: "No report is placed at Q1 Sales!H20. Select a cell inside a placed report, then try again.",
+        message:
+          "No report is placed at 'Q1 Sales'!H20. Select a cell inside a placed report, then try again.",
       },
     ]);
   });
