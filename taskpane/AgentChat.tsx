@@ -175,6 +175,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
   const turnSeq = useRef(0);
   const mounted = useRef(true);
   const lastTurnRef = useRef<HTMLDivElement | null>(null);
+  const questionRef = useRef<HTMLTextAreaElement | null>(null);
 
   useEffect(() => {
     mounted.current = true;
@@ -272,10 +273,13 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     if (turns.length > 0) lastTurnRef.current?.scrollIntoView?.({ block: "nearest" });
   }, [turns.length]);
 
+  // Stop disappears and New conversation disables under the pointer: focus goes to the question
+  // box, where the next thing to do (ask again) happens, never to the page's body.
   const stop = () => {
     const id = streamChatId.current;
     abortRef.current?.abort();
     if (id) void host.platform.abortChat(id).catch(() => undefined);
+    questionRef.current?.focus();
   };
 
   const newConversation = () => {
@@ -283,6 +287,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     setTurns([]);
     setChatId(null);
     streamChatId.current = null;
+    questionRef.current?.focus();
   };
 
   return (
@@ -337,6 +342,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
       <form className={styles.composer} onSubmit={send}>
         <Field label="Ask the agent">
           <Textarea
+            ref={questionRef}
             value={question}
             onChange={(_, d) => setQuestion(d.value)}
             onKeyDown={(e) => {

@@ -6,10 +6,10 @@
  */
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ChatMessage, finalAnswer, type MergedChatMessage } from "../../src/core/chat-messages.js";
-import type { AgentAnswer } from "../../src/core/chat-request.js";
+import type { ChatMessage } from "../../src/core/chat-messages.js";
 import { PlatformError } from "../../src/core/errors.js";
-import type { AskInput, AskOptions, ScimUser } from "../../src/hosts/host.js";
+import type { ScimUser } from "../../src/hosts/host.js";
+import { answerWith, streamOf } from "./agentScript.js";
 import {
   buttonByName,
   CONNECTED,
@@ -31,43 +31,6 @@ afterEach(() => {
   view = null;
   document.body.innerHTML = "";
 });
-
-type Ask = (request: AskInput, options: AskOptions) => Promise<AgentAnswer>;
-
-/** A scripted agent: streams `lines` (merged by id like the core does) and answers with them. */
-function streamOf(lines: ChatMessage[], options: AskOptions): AgentAnswer {
-  const merged = new Map<string, MergedChatMessage>();
-  for (const line of lines) {
-    const id = line.id as string;
-    const previous = merged.get(id);
-    const next =
-      previous && line.isDelta
-        ? { ...previous, ...line, id, content: (previous.content ?? "") + (line.content ?? "") }
-        : ({ ...line, id } as MergedChatMessage);
-    merged.set(id, next);
-    options.onMessage?.(next, [...merged.values()]);
-  }
-  const messages = [...merged.values()];
-  const cutoff = messages.find((m) => m.id === "__cutoff__");
-  return {
-    answer: finalAnswer(messages),
-    chatId: (cutoff?.state?.chatId as string) ?? null,
-    messageId: "1-message",
-    messages,
-    incomplete: null,
-  };
-}
-
-function answerWith(text: string, chatId = "chat-1"): Ask {
-  return async (_request, options) =>
-    streamOf(
-      [
-        { id: "__cutoff__", state: { chatId } },
-        { id: "final-1", role: "assistant", graphPath: ["final"], content: text },
-      ],
-      options,
-    );
-}
 
 async function open(host: FakeHost): Promise<HTMLElement> {
   view = await renderPane(host);
