@@ -34,7 +34,7 @@ import {
 } from "../src/core/chat-messages.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
-import { errorKind, errorMessage } from "./errorMessage.js";
+import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
 import { NewConversationIcon, SendIcon, StopIcon } from "./icons.js";
 import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
 
@@ -53,7 +53,8 @@ interface Turn {
   answer: string | null;
   status: "streaming" | "done" | "stopped" | "error";
   error: string | null;
-  errorKind: string | null;
+  /** The Settings field that can fix the error (a refused agent key), offered as "Open settings". */
+  errorField: SettingsField | null;
   /** Why the answer may not be whole (the core's note), shown beside it; null when it is whole. */
   incomplete: string | null;
 }
@@ -160,7 +161,8 @@ function streamingAnswer(all: readonly ChatMessage[]): string | null {
 interface AgentChatProps {
   host: SpreadsheetHost;
   settings: PublicSettings;
-  onOpenSettings(): void;
+  /** Opens Settings, at `field` when one can fix what went wrong. */
+  onOpenSettings(field?: SettingsField): void;
 }
 
 export default function AgentChat({ host, settings, onOpenSettings }: AgentChatProps) {
@@ -218,7 +220,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         answer: null,
         status: "streaming",
         error: null,
-        errorKind: null,
+        errorField: null,
         incomplete: null,
       },
     ]);
@@ -261,7 +263,11 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
           ),
         );
       } else {
-        updateTurn(id, { status: "error", error: errorMessage(error), errorKind: kind });
+        updateTurn(id, {
+          status: "error",
+          error: errorMessage(error),
+          errorField: settingsFieldFor(error, "agent"),
+        });
       }
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
@@ -306,8 +312,11 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
             Set the Agent chat URL and the Agent API key in Settings to ask the agent.
           </MessageBarBody>
           <MessageBarActions>
-            <Button size="small" onClick={onOpenSettings}>
-              Open Settings
+            <Button
+              size="small"
+              onClick={() => onOpenSettings(settings.chatUrl.trim() === "" ? "chatUrl" : "agentApiKey")}
+            >
+              Open settings
             </Button>
           </MessageBarActions>
         </MessageBar>
@@ -426,21 +435,21 @@ function TurnAnswer({
   turn: Turn;
   /** The host's name when it hands over each answer whole, once ready (Google Sheets): say so. */
   answersWholeIn: string | null;
-  onOpenSettings(): void;
+  onOpenSettings(field?: SettingsField): void;
 }) {
   const styles = useStyles();
   // A long answer renders from a deferred value, so typing and clicks go first (React yields between
   // its blocks); the status reads "done" only once what is shown is the whole answer.
   const shown = useDeferredValue(turn.answer);
   if (turn.status === "error") {
-    const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
+    const field = turn.errorField;
     return (
       <MessageBar intent="error" layout="multiline">
         <MessageBarBody>{turn.error}</MessageBarBody>
-        {fixable ? (
+        {field ? (
           <MessageBarActions>
-            <Button size="small" onClick={onOpenSettings}>
-              Open Settings
+            <Button size="small" onClick={() => onOpenSettings(field)}>
+              Open settings
             </Button>
           </MessageBarActions>
         ) : null}

@@ -172,7 +172,7 @@ describe("asking the agent", () => {
     const root = await open(host);
     await ask(root, "Anything?");
     await waitFor(() => expect(root.textContent).toContain("The agent API key was refused (401)"));
-    expect(queryButton(root, "Open Settings")).toBeDefined();
+    expect(queryButton(root, "Open settings")).toBeDefined();
   });
 
   it("says how to set up the agent when no chat URL or key is set", async () => {
