@@ -10,7 +10,6 @@ import {
   Dropdown,
   Field,
   Input,
-  type InputProps,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -20,21 +19,13 @@ import {
   Subtitle2,
   tokens,
 } from "@fluentui/react-components";
-import {
-  type ElementType,
-  type FormEvent,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Deployment } from "../src/core/schema.js";
 import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorKind, errorMessage, type SettingsField } from "./errorMessage.js";
+import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { SecretInput } from "./SecretInput.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -71,14 +62,21 @@ interface SettingsPanelProps {
   focusField?: SettingsField;
 }
 
-type FieldName = "tenantUrl" | "chatUrl";
+type FieldErrors = Partial<Record<SettingsField, string>>;
 
 /** The placeholder of a secret field: whether one is stored, never the secret. */
 function secretHint(set: boolean | undefined): string {
   return set ? "A key is set (leave empty to keep it)" : "Not set";
 }
 
-export default function SettingsPanel({ host, settings, firstRun, onSaved, onClose }: SettingsPanelProps) {
+export default function SettingsPanel({
+  host,
+  settings,
+  firstRun,
+  onSaved,
+  onClose,
+  focusField,
+}: SettingsPanelProps) {
   const styles = useStyles();
   const headingId = useId();
   const [tenantUrl, setTenantUrl] = useState(settings?.tenantUrl ?? "");
@@ -87,13 +85,28 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
   const apiKeyRef = useRef<HTMLInputElement>(null);
   const agentApiKeyRef = useRef<HTMLInputElement>(null);
   const scimTokenRef = useRef<HTMLInputElement>(null);
+  const tenantUrlRef = useRef<HTMLInputElement>(null);
+  const chatUrlRef = useRef<HTMLInputElement>(null);
+  const fieldRefs: Record<SettingsField, RefObject<HTMLInputElement | null>> = {
+    tenantUrl: tenantUrlRef,
+    apiKey: apiKeyRef,
+    chatUrl: chatUrlRef,
+    agentApiKey: agentApiKeyRef,
+    scimToken: scimTokenRef,
+  };
+  /** Puts focus in a field and brings it into view (Settings is taller than the pane). */
+  const goToField = (field: SettingsField) => {
+    const input = fieldRefs[field].current;
+    input?.focus();
+    input?.scrollIntoView?.({ block: "center" });
+  };
   const [deploymentId, setDeploymentId] = useState<number | null>(settings?.deploymentId ?? null);
   const [chatUrl, setChatUrl] = useState(settings?.chatUrl ?? "");
   const [trustChatUrl, setTrustChatUrl] = useState(settings?.chatUrlConfirmed ?? false);
   const [externalId, setExternalId] = useState(settings?.externalId ?? "");
   const [email, setEmail] = useState(settings?.email ?? "");
   const [notice, setNotice] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -115,14 +128,20 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     }
   }, [host]);
 
+  // Opened from an "Open settings" action: at the field that fixes what went wrong.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when Settings opens at a field
+  useEffect(() => {
+    if (focusField) goToField(focusField);
+  }, [focusField]);
+
   // Deployments can be listed once a tenant URL and an API key are stored.
   useEffect(() => {
     if (connected) void loadDeployments();
   }, [connected, loadDeployments]);
 
   const validate = (): boolean => {
-    const errors: Partial<Record<FieldName, string>> = {};
-    const check = (field: FieldName, value: string, what: string) => {
+    const errors: FieldErrors = {};
+    const check = (field: SettingsField, value: string, what: string) => {
       if (value.trim() === "") return;
       try {
         requireSecureUrl(value.trim(), what);
@@ -133,7 +152,9 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     check("tenantUrl", tenantUrl, "The tenant URL");
     check("chatUrl", chatUrl, "The agent chat URL");
     setFieldErrors(errors);
-    return Object.keys(errors).length === 0;
+    const first = (Object.keys(fieldRefs) as SettingsField[]).find((f) => errors[f]);
+    if (first) goToField(first);
+    return first === undefined;
   };
 
   // A chat URL off the tenant's registrable domain (or with no tenant to compare) needs the user's
@@ -189,13 +210,21 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       if (errorKind(error) === "insecure-url" && /agent chat URL .*confirm/i.test(message)) {
         setChatRefused(true);
       }
-      // The core's messages name the field they are about.
-      if (/tenant URL/i.test(message)) setFieldErrors({ tenantUrl: message });
-      else if (/chat URL/i.test(message)) setFieldErrors({ chatUrl: message });
+      const field = settingsFieldFor(error, "settings");
+      if (field) {
+        setFieldErrors({ [field]: message });
+        goToField(field);
+      }
     } finally {
       setSaving(false);
     }
   };
+
+  const errorOf = (field: SettingsField) =>
+    ({
+      validationMessage: fieldErrors[field],
+      validationState: fieldErrors[field] ? "error" : "none",
+    }) as const;
 
   const deploymentName = deployments?.find((d) => d.id === deploymentId)?.name ?? "";
   const deploymentHint = !connected
@@ -224,13 +253,9 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
 
       <fieldset className={styles.group}>
         <legend className={styles.legend}>Reporting Platform</legend>
-        <Field
-          label="Tenant URL"
-          validationMessage={fieldErrors.tenantUrl}
-          validationState={fieldErrors.tenantUrl ? "error" : "none"}
-          hint="https://your-tenant.example.com"
-        >
+        <Field label="Tenant URL" {...errorOf("tenantUrl")} hint="https://your-tenant.example.com">
           <Input
+            ref={tenantUrlRef}
             type="url"
             value={tenantUrl}
             onChange={(_, d) => setTenantUrl(d.value)}
@@ -238,7 +263,11 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
             spellCheck={false}
           />
         </Field>
-        <Field label="API key" hint={settings?.apiKeySet ? "A key is set." : undefined}>
+        <Field
+          label="API key"
+          {...errorOf("apiKey")}
+          hint={settings?.apiKeySet ? "A key is set." : undefined}
+        >
           <SecretInput inputRef={apiKeyRef} placeholder={secretHint(settings?.apiKeySet)} />
         </Field>
         <Field
@@ -275,11 +304,16 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         <legend className={styles.legend}>Agent</legend>
         <Field
           label="Agent chat URL"
-          validationMessage={fieldErrors.chatUrl}
-          validationState={fieldErrors.chatUrl ? "error" : "none"}
+          {...errorOf("chatUrl")}
           hint="From the agent's settings; it ends in /chat/stream-chat-state."
         >
-          <Input type="url" value={chatUrl} onChange={(_, d) => setChatUrl(d.value)} spellCheck={false} />
+          <Input
+            ref={chatUrlRef}
+            type="url"
+            value={chatUrl}
+            onChange={(_, d) => setChatUrl(d.value)}
+            spellCheck={false}
+          />
         </Field>
         {chatNeedsTrust ? (
           <Checkbox
@@ -292,7 +326,11 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
             }
           />
         ) : null}
-        <Field label="Agent API key" hint={settings?.agentApiKeySet ? "A key is set." : undefined}>
+        <Field
+          label="Agent API key"
+          {...errorOf("agentApiKey")}
+          hint={settings?.agentApiKeySet ? "A key is set." : undefined}
+        >
           <SecretInput inputRef={agentApiKeyRef} placeholder={secretHint(settings?.agentApiKeySet)} />
         </Field>
         <Field label="External ID" hint="The identity the agent answers for.">
@@ -303,6 +341,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         </Field>
         <Field
           label="SCIM token"
+          {...errorOf("scimToken")}
           hint={
             settings?.scimTokenSet
               ? "A token is set: you can preview the agent as another user."
@@ -368,32 +407,4 @@ function hostOf(url: string): string | null {
 
 function secretOf(ref: RefObject<HTMLInputElement | null>): string {
   return ref.current?.value.trim() ?? "";
-}
-
-/**
- * A write-only secret: never filled back, never offered to the browser's autofill, and
- * uncontrolled. Fluent's Input always hands its `<input>` a `value`, which React mirrors into the
- * `value` attribute; the render function drops it, so what is typed lives only in the field's
- * value property and is read on save.
- */
-function SecretInput(props: { inputRef: RefObject<HTMLInputElement | null>; placeholder: string }) {
-  return (
-    <Input
-      type="password"
-      placeholder={props.placeholder}
-      autoComplete="off"
-      input={uncontrolledInputSlot(props.inputRef)}
-    />
-  );
-}
-
-/**
- * The input slot with a render function (Fluent's slot API; its types allow none on an `<input>`,
- * which has no children): it renders the element with every prop but `value`.
- */
-function uncontrolledInputSlot(ref: RefObject<HTMLInputElement | null>): InputProps["input"] {
-  const render = (Element: ElementType, { value: _value, ...rest }: Record<string, unknown>) => (
-    <Element {...rest} ref={ref} />
-  );
-  return { children: render } as unknown as InputProps["input"];
 }

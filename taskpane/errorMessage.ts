@@ -72,18 +72,34 @@ export function errorField(error: unknown): SettingsField | null {
 }
 
 /**
+ * The field a refused save is about, for errors that do not name theirs: saving fails only on a
+ * URL (insecure, malformed, or a chat URL off the tenant's domain), and the core's message for it
+ * names that URL ("The tenant URL ...", "The agent chat URL ...").
+ */
+function savedFieldOf(error: unknown): SettingsField | null {
+  const kind = errorKind(error);
+  if (kind !== "insecure-url" && kind !== "bad-request") return null;
+  const message = errorMessage(error, "");
+  if (/\bchat URL\b/i.test(message)) return "chatUrl";
+  if (/\btenant URL\b/i.test(message)) return "tenantUrl";
+  return null;
+}
+
+/**
  * The Settings field a failure is about, so an "Open settings" action can open Settings there: the
  * field the error names, if any; else a 401/403 from the platform is about the API key, from the
  * agent about the agent key, from the SCIM directory about the SCIM token, and an insecure URL
- * about the URL of that source. Null when Settings cannot fix it.
+ * about the URL of that source; a refused save ("settings") about the URL it names. Null when
+ * Settings cannot fix it.
  */
 export function settingsFieldFor(
   error: unknown,
-  source: "platform" | "agent" | "directory" = "platform",
+  source: "platform" | "agent" | "directory" | "settings" = "platform",
 ): SettingsField | null {
   const named = errorField(error);
   if (named) return named;
   const kind = errorKind(error);
+  if (source === "settings") return savedFieldOf(error);
   if (kind === "insecure-url") return source === "agent" ? "chatUrl" : "tenantUrl";
   if (kind !== "unauthorized" && kind !== "forbidden") return null;
   if (source === "agent") return "agentApiKey";

@@ -1,0 +1,81 @@
+// @vitest-environment jsdom
+/**
+ * Settings as a first-party Fluent add-in's: opened at the field an "Open settings" action names,
+ * a failure shown at the field it is about (by the error's kind or field, not by its wording).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { PlatformError } from "../../src/core/errors.js";
+import type { SettingsField } from "../../taskpane/errorMessage.js";
+import {
+  buttonByName,
+  CONNECTED,
+  click,
+  FakeHost,
+  fieldByLabel,
+  settle,
+  typeInto,
+  waitFor,
+} from "./fakeHost.js";
+import { fieldError, renderSettings, type SettingsView } from "./settingsHarness.js";
+
+let view: SettingsView | null = null;
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  document.body.innerHTML = "";
+});
+
+const LABELS: Record<SettingsField, string> = {
+  tenantUrl: "Tenant URL",
+  apiKey: "API key",
+  chatUrl: "Agent chat URL",
+  agentApiKey: "Agent API key",
+  scimToken: "SCIM token",
+};
+
+describe("Settings opened at a field", () => {
+  for (const [field, label] of Object.entries(LABELS) as [SettingsField, string][]) {
+    it(`puts focus in ${label} and scrolls it into view`, async () => {
+      view = await renderSettings(new FakeHost(), { focusField: field });
+      const input = fieldByLabel(view.container, label);
+      expect(document.activeElement).toBe(input);
+      expect(view.scrolled).toContain(input);
+    });
+  }
+});
+
+describe("a failed save, shown at its field", () => {
+  it("an error that names its field is shown there, and focus goes to it", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw Object.assign(new PlatformError("bad-request", "This key is not an agent key."), {
+        field: "agentApiKey",
+      });
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Agent API key"), "not-a-key");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent API key")).toBe("This key is not an agent key.");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Agent API key"));
+  });
+
+  it("a chat URL off the tenant's domain is shown at the chat URL, with the choice to trust it", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError(
+        "insecure-url",
+        "The agent chat URL (ai.other.net) is not part of the tenant acme.example.com. Use the chat URL of an agent of this tenant, or confirm that you trust ai.other.net.",
+      );
+    };
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "https://ai.other.net/agents/a1/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
+    expect(fieldError(view.container, "Tenant URL")).toBeNull();
+    expect(view.container.textContent).toContain("I trust it");
+  });
+});
