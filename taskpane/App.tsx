@@ -50,7 +50,7 @@ const useStyles = makeStyles({
     flexDirection: "column",
     minHeight: "100%",
     minWidth: 0,
-    overflowX: "hidden",
+    overflowX: "clip",
     backgroundColor: tokens.colorNeutralBackground2,
     color: tokens.colorNeutralForeground1,
   },

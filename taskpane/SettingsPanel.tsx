@@ -47,6 +47,19 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
   },
   actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
+  // Save and Back stay in view at the bottom of the pane while the form scrolls under them.
+  footer: {
+    position: "sticky",
+    bottom: 0,
+    zIndex: 1,
+    display: "flex",
+    columnGap: tokens.spacingHorizontalS,
+    flexWrap: "wrap",
+    margin: `0 calc(-1 * ${tokens.spacingHorizontalM}) calc(-1 * ${tokens.spacingHorizontalM})`,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   intro: { color: tokens.colorNeutralForeground2 },
   fullWidth: { minWidth: 0, width: "100%" },
 });
@@ -106,6 +119,9 @@ export default function SettingsPanel({
   const [externalId, setExternalId] = useState(settings?.externalId ?? "");
   const [email, setEmail] = useState(settings?.email ?? "");
   const [notice, setNotice] = useState<string | null>(null);
+  // What is stored: a save sends only what differs from it (and checks only that), so an untouched
+  // field further down never blocks a change above it.
+  const [stored, setStored] = useState<PublicSettings | null>(settings);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -149,8 +165,12 @@ export default function SettingsPanel({
         errors[field] = errorMessage(error);
       }
     };
-    check("tenantUrl", tenantUrl, "The tenant URL");
-    check("chatUrl", chatUrl, "The agent chat URL");
+    if (tenantUrl.trim() === "") {
+      errors.tenantUrl = "Enter the tenant URL, for example https://your-tenant.example.com.";
+    } else if (changed(tenantUrl, stored?.tenantUrl)) {
+      check("tenantUrl", tenantUrl, "The tenant URL");
+    }
+    if (changed(chatUrl, stored?.chatUrl)) check("chatUrl", chatUrl, "The agent chat URL");
     setFieldErrors(errors);
     const first = (Object.keys(fieldRefs) as SettingsField[]).find((f) => errors[f]);
     if (first) goToField(first);
@@ -174,13 +194,12 @@ export default function SettingsPanel({
     setSaveError(null);
     setNotice(null);
     if (!validate()) return;
-    const patch: SettingsPatch = {
-      tenantUrl: tenantUrl.trim(),
-      deploymentId,
-      chatUrl: chatUrl.trim(),
-      externalId: externalId.trim(),
-      email: email.trim(),
-    };
+    const patch: SettingsPatch = {};
+    if (changed(tenantUrl, stored?.tenantUrl)) patch.tenantUrl = tenantUrl.trim();
+    if (!stored || deploymentId !== stored.deploymentId) patch.deploymentId = deploymentId;
+    if (changed(chatUrl, stored?.chatUrl)) patch.chatUrl = chatUrl.trim();
+    if (changed(externalId, stored?.externalId)) patch.externalId = externalId.trim();
+    if (changed(email, stored?.email)) patch.email = email.trim();
     if (chatNeedsTrust) patch.confirmChatUrl = trustChatUrl;
     // An empty secret field keeps the stored secret.
     const apiKey = secretOf(apiKeyRef);
@@ -202,6 +221,7 @@ export default function SettingsPanel({
       setExternalId(next.externalId);
       setEmail(next.email);
       setDeploymentId(next.deploymentId);
+      setStored(next);
       setSaved(true);
       onSaved(next);
     } catch (error) {
@@ -234,15 +254,26 @@ export default function SettingsPanel({
       : undefined;
 
   return (
-    <form className={styles.form} onSubmit={submit} aria-labelledby={headingId} noValidate>
+    <form
+      className={styles.form}
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        // Escape goes back, unless a control used it (an open list) or there is nothing to go back to.
+        if (event.key !== "Escape" || firstRun || event.defaultPrevented) return;
+        if ((event.target as HTMLElement).getAttribute?.("aria-expanded") === "true") return;
+        event.preventDefault();
+        onClose();
+      }}
+      aria-labelledby={headingId}
+      noValidate
+    >
       <Subtitle2 as="h2" id={headingId} className={styles.heading}>
         Settings
       </Subtitle2>
       {firstRun ? (
         <MessageBar intent="info">
           <MessageBarBody>
-            Connect to your Reporting Platform: enter the tenant URL and an API key, save, then pick a
-            deployment.
+            Connect to your tenant: enter the tenant URL and an API key, save, then pick a deployment.
           </MessageBarBody>
         </MessageBar>
       ) : (
@@ -252,11 +283,12 @@ export default function SettingsPanel({
       )}
 
       <fieldset className={styles.group}>
-        <legend className={styles.legend}>Reporting Platform</legend>
+        <legend className={styles.legend}>Connection</legend>
         <Field label="Tenant URL" {...errorOf("tenantUrl")} hint="https://your-tenant.example.com">
           <Input
             ref={tenantUrlRef}
             type="url"
+            aria-required
             value={tenantUrl}
             onChange={(_, d) => setTenantUrl(d.value)}
             autoComplete="url"
@@ -378,7 +410,7 @@ export default function SettingsPanel({
         </MessageBar>
       ) : null}
 
-      <div className={styles.actions}>
+      <div className={styles.footer}>
         <Button
           type="submit"
           appearance="primary"
@@ -395,6 +427,11 @@ export default function SettingsPanel({
       </div>
     </form>
   );
+}
+
+/** Whether a text field differs from what is stored (nothing stored: it is new). */
+function changed(value: string, before: string | undefined): boolean {
+  return before === undefined || value.trim() !== before.trim();
 }
 
 function hostOf(url: string): string | null {

@@ -121,3 +121,28 @@ describe("Ask the agent", () => {
     expect(dialogs).toEqual([]);
   });
 });
+
+describe("Settings", () => {
+  test("Save and Back stay in view at the bottom of a short pane, and Enter in a field saves", async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 1280, height: 520 });
+    const pane = paneOf(page);
+    await pane.getByRole("button", { name: "Settings", exact: true }).click();
+    const body = await page.locator(".preview-pane-body").boundingBox();
+    if (!body) throw new Error("the pane's body is not drawn");
+    for (const name of ["Save", "Back"]) {
+      const box = await pane.getByRole("button", { name, exact: true }).boundingBox();
+      if (!box) throw new Error(`${name} is not drawn`);
+      expect(box.y, name).toBeGreaterThanOrEqual(body.y);
+      expect(box.y + box.height, name).toBeLessThanOrEqual(body.y + body.height + 0.5);
+    }
+
+    const email = pane.getByRole("textbox", { name: "E-mail" });
+    await email.fill("ann.lee+pane@example.com");
+    await email.press("Enter");
+    // Saved: the pane goes back to the list; Settings shows the stored address when opened again.
+    await pane.getByRole("button", { name: "Save", exact: true }).waitFor({ state: "detached" });
+    await pane.getByRole("button", { name: "Settings", exact: true }).click();
+    expect(await pane.getByRole("textbox", { name: "E-mail" }).inputValue()).toBe("ann.lee+pane@example.com");
+  });
+});

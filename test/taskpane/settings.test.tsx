@@ -3,6 +3,7 @@
  * Settings as a first-party Fluent add-in's: opened at the field an "Open settings" action names,
  * a failure shown at the field it is about (by the error's kind or field, not by its wording).
  */
+import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
 import type { SettingsField } from "../../taskpane/errorMessage.js";
@@ -77,5 +78,70 @@ describe("a failed save, shown at its field", () => {
     await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
     expect(fieldError(view.container, "Tenant URL")).toBeNull();
     expect(view.container.textContent).toContain("I trust it");
+  });
+});
+
+async function press(el: Element, key: string): Promise<void> {
+  await act(async () => {
+    el.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+  });
+}
+
+describe("the Settings form", () => {
+  it("Escape goes back", async () => {
+    view = await renderSettings(new FakeHost());
+    await press(fieldByLabel(view.container, "E-mail"), "Escape");
+    expect(view.closed).toBe(1);
+  });
+
+  it("Escape on first run does nothing: there is nothing to go back to", async () => {
+    view = await renderSettings(new FakeHost(), { firstRun: true });
+    await press(fieldByLabel(view.container, "Tenant URL"), "Escape");
+    expect(view.closed).toBe(0);
+  });
+
+  it("is one form, its Save and Back in a footer that stays at the bottom of the pane", async () => {
+    view = await renderSettings(new FakeHost());
+    expect(view.container.querySelectorAll("form")).toHaveLength(1);
+    const footer = buttonByName(view.container, "Save").parentElement as HTMLElement;
+    expect(footer).toBe(buttonByName(view.container, "Back").parentElement);
+    expect(getComputedStyle(footer).position).toBe("sticky");
+    expect(getComputedStyle(footer).bottom).toBe("0px");
+  });
+
+  it("changing only the tenant URL saves it, whatever an untouched field further down holds", async () => {
+    // A chat URL stored before the add-in checked it: the pane's check would refuse it today.
+    const stale = { ...CONNECTED, chatUrl: "http://ai.example.com/agents/a1/chat/stream-chat-state" };
+    const host = new FakeHost({ settings: stale });
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Tenant URL"), "https://emea.acme.example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent chat URL")).toBeNull();
+    expect(host.calls.saveSettings).toEqual([{ tenantUrl: "https://emea.acme.example.com" }]);
+    expect(view.container.textContent).toContain("Settings saved.");
+  });
+
+  it("the tenant URL is required", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host, { firstRun: true, settings: null });
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Tenant URL")).toContain("Enter the tenant URL");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Tenant URL"));
+    expect(host.calls.saveSettings).toEqual([]);
+  });
+
+  it("a changed field is still checked", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host);
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "http://ai.other.net/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent chat URL")).toContain("https://");
+    expect(host.calls.saveSettings).toEqual([]);
   });
 });
