@@ -6,14 +6,12 @@
 import {
   Button,
   Caption1,
-  Field,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
   makeStyles,
   mergeClasses,
   Spinner,
-  Textarea,
   tokens,
 } from "@fluentui/react-components";
 import {
@@ -34,8 +32,8 @@ import {
 } from "../src/core/chat-messages.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
+import { Composer } from "./Composer.js";
 import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
-import { NewConversationIcon, SendIcon, StopIcon } from "./icons.js";
 import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
 
 const SafeMarkdown = lazy(() => import("./markdown.js"));
@@ -105,9 +103,6 @@ const useStyles = makeStyles({
   },
   details: { color: tokens.colorNeutralForeground3, "& summary": { cursor: "pointer" } },
   muted: { color: tokens.colorNeutralForeground3 },
-  composer: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
-  actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
-  grow: { flexGrow: 1 },
   incomplete: { marginTop: tokens.spacingVerticalS },
 });
 
@@ -348,49 +343,18 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         </Caption1>
       )}
 
-      <form className={styles.composer} onSubmit={send}>
-        <Field label="Ask the agent">
-          <Textarea
-            ref={questionRef}
-            value={question}
-            onChange={(_, d) => setQuestion(d.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                void send();
-              }
-            }}
-            resize="vertical"
-            placeholder={chatId ? "Ask a follow-up" : "Type a question"}
-          />
-        </Field>
-        <div className={styles.actions}>
-          {streaming ? (
-            <Button type="button" icon={<StopIcon />} onClick={stop}>
-              Stop
-            </Button>
-          ) : (
-            <Button
-              type="submit"
-              appearance="primary"
-              icon={<SendIcon />}
-              disabled={!agentReady || question.trim() === ""}
-            >
-              Send
-            </Button>
-          )}
-          <span className={styles.grow} />
-          <Button
-            type="button"
-            appearance="subtle"
-            icon={<NewConversationIcon />}
-            onClick={newConversation}
-            disabled={turns.length === 0 && chatId === null}
-          >
-            New conversation
-          </Button>
-        </div>
-      </form>
+      <Composer
+        question={question}
+        onQuestionChange={setQuestion}
+        onSend={(event) => void send(event)}
+        onStop={stop}
+        onNewConversation={newConversation}
+        streaming={streaming}
+        canSend={agentReady && question.trim() !== ""}
+        canStartOver={turns.length > 0 || chatId !== null}
+        placeholder={chatId ? "Ask a follow-up" : "Type a question"}
+        questionRef={questionRef}
+      />
     </div>
   );
 }

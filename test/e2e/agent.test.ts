@@ -146,3 +146,35 @@ describe("Settings", () => {
     expect(await pane.getByRole("textbox", { name: "E-mail" }).inputValue()).toBe("ann.lee+pane@example.com");
   });
 });
+
+describe("the composer in a narrow pane", () => {
+  test.each([300, 350])(
+    "at %i px: Send and New conversation share one row, edges aligned with the question box",
+    async (width) => {
+      const page = await open();
+      await page.evaluate((w) => document.documentElement.style.setProperty("--pane-width", `${w}px`), width);
+      const pane = paneOf(page);
+      expect(Math.round((await pane.boundingBox())?.width ?? 0)).toBe(width);
+      const box = async (role: "button" | "textbox", name: string) => {
+        const found = await pane.getByRole(role, { name, exact: true }).boundingBox();
+        if (!found) throw new Error(`${name} is not drawn`);
+        return found;
+      };
+      // The question box's frame is the Textarea's root, around the <textarea> by its border.
+      const question = await pane
+        .getByRole("textbox", { name: "Ask the agent" })
+        .locator("xpath=..")
+        .boundingBox();
+      if (!question) throw new Error("the question box is not drawn");
+      const send = await box("button", "Send");
+      const fresh = await box("button", "New conversation");
+      expect(fresh.y, "same row").toBeCloseTo(send.y, 0);
+      expect(send.x + send.width, "no overlap").toBeLessThanOrEqual(fresh.x);
+      expect(Math.abs(send.x - question.x), "left edges").toBeLessThanOrEqual(1);
+      expect(
+        Math.abs(fresh.x + fresh.width - (question.x + question.width)),
+        "right edges",
+      ).toBeLessThanOrEqual(1);
+    },
+  );
+});
