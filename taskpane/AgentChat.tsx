@@ -10,20 +10,9 @@ import {
   MessageBarActions,
   MessageBarBody,
   makeStyles,
-  mergeClasses,
-  Spinner,
   tokens,
 } from "@fluentui/react-components";
-import {
-  type FormEvent,
-  lazy,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import {
   type ChatMessage,
   conversationId,
@@ -34,28 +23,8 @@ import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
 import { Composer } from "./Composer.js";
 import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { type Step, type Turn, TurnAnswer, TurnSteps } from "./TurnView.js";
 import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
-
-const SafeMarkdown = lazy(() => import("./markdown.js"));
-
-interface Step {
-  id: string;
-  label: string;
-  running: boolean;
-}
-
-interface Turn {
-  id: number;
-  question: string;
-  steps: Step[];
-  answer: string | null;
-  status: "streaming" | "done" | "stopped" | "error";
-  error: string | null;
-  /** The Settings field that can fix the error (a refused agent key), offered as "Open settings". */
-  errorField: SettingsField | null;
-  /** Why the answer may not be whole (the core's note), shown beside it; null when it is whole. */
-  incomplete: string | null;
-}
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
@@ -70,40 +39,7 @@ const useStyles = makeStyles({
     overflowWrap: "anywhere",
     whiteSpace: "pre-wrap",
   },
-  answer: {
-    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    boxShadow: tokens.shadow2,
-    minWidth: 0,
-  },
-  steps: {
-    listStyleType: "none",
-    margin: 0,
-    padding: 0,
-    display: "flex",
-    flexDirection: "column",
-    rowGap: tokens.spacingVerticalXXS,
-  },
-  step: {
-    display: "flex",
-    alignItems: "center",
-    columnGap: tokens.spacingHorizontalXS,
-    color: tokens.colorNeutralForeground3,
-    minWidth: 0,
-  },
-  stepText: { minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
-  stepDot: {
-    width: "6px",
-    height: "6px",
-    flexShrink: 0,
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorNeutralForeground3,
-  },
-  details: { color: tokens.colorNeutralForeground3, "& summary": { cursor: "pointer" } },
   muted: { color: tokens.colorNeutralForeground3 },
-  incomplete: { marginTop: tokens.spacingVerticalS },
 });
 
 function identityFromSettings(settings: PublicSettings): AgentIdentityValue {
@@ -355,104 +291,6 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         placeholder={chatId ? "Ask a follow-up" : "Type a question"}
         questionRef={questionRef}
       />
-    </div>
-  );
-}
-
-function TurnSteps({ turn }: { turn: Turn }) {
-  const styles = useStyles();
-  if (turn.steps.length === 0) return null;
-  const list = (
-    <ul className={styles.steps}>
-      {turn.steps.map((s) => (
-        <li key={s.id} className={styles.step}>
-          {s.running && turn.status === "streaming" ? (
-            <Spinner size="extra-tiny" aria-hidden />
-          ) : (
-            <span className={styles.stepDot} aria-hidden />
-          )}
-          <Caption1 className={styles.stepText} title={s.label}>
-            {s.label}
-          </Caption1>
-        </li>
-      ))}
-    </ul>
-  );
-  if (turn.status === "streaming") return list;
-  return (
-    <details className={styles.details}>
-      <summary>
-        <Caption1>
-          {turn.steps.length} {turn.steps.length === 1 ? "step" : "steps"}
-        </Caption1>
-      </summary>
-      {list}
-    </details>
-  );
-}
-
-function TurnAnswer({
-  turn,
-  answersWholeIn,
-  onOpenSettings,
-}: {
-  turn: Turn;
-  /** The host's name when it hands over each answer whole, once ready (Google Sheets): say so. */
-  answersWholeIn: string | null;
-  onOpenSettings(field?: SettingsField): void;
-}) {
-  const styles = useStyles();
-  // A long answer renders from a deferred value, so typing and clicks go first (React yields between
-  // its blocks); the status reads "done" only once what is shown is the whole answer.
-  const shown = useDeferredValue(turn.answer);
-  if (turn.status === "error") {
-    const field = turn.errorField;
-    return (
-      <MessageBar intent="error" layout="multiline">
-        <MessageBarBody>{turn.error}</MessageBarBody>
-        {field ? (
-          <MessageBarActions>
-            <Button size="small" onClick={() => onOpenSettings(field)}>
-              Open settings
-            </Button>
-          </MessageBarActions>
-        ) : null}
-      </MessageBar>
-    );
-  }
-  const text = shown;
-  const status = shown === turn.answer ? turn.status : "streaming";
-  return (
-    <div className={mergeClasses(styles.answer)} data-answer-status={status}>
-      {text ? (
-        <Suspense fallback={<div>{text}</div>}>
-          <SafeMarkdown text={text} />
-        </Suspense>
-      ) : turn.status === "streaming" ? (
-        <Spinner
-          size="tiny"
-          label={
-            answersWholeIn
-              ? `The agent is working… In ${answersWholeIn} the answer appears whole once it is ready.`
-              : "The agent is working…"
-          }
-          labelPosition="after"
-        />
-      ) : turn.status === "stopped" ? null : (
-        <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
-      )}
-      {turn.status === "stopped" ? (
-        <Caption1 className={styles.muted}>
-          {answersWholeIn
-            ? "Stopped. The answer will not be shown, even if the agent finishes it."
-            : "Stopped."}
-        </Caption1>
-      ) : null}
-      {turn.status === "done" && turn.incomplete ? (
-        <MessageBar intent="warning" layout="multiline" className={styles.incomplete}>
-          <MessageBarBody>{turn.incomplete}</MessageBarBody>
-        </MessageBar>
-      ) : null}
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { errorFromStatus, PlatformError } from "../../src/core/errors.js";
 import AgentChat from "../../taskpane/AgentChat.js";
 import { errorMessage } from "../../taskpane/errorMessage.js";
-import { answerWith, refusedWith, waitsUntilStopped } from "./agentScript.js";
+import { answerWith, answerWithStep, refusedWith, waitsUntilStopped } from "./agentScript.js";
 import {
   buttonByName,
   CONNECTED,
@@ -189,5 +189,28 @@ describe("error messages built for the pane", () => {
     expect(errorMessage(new PlatformError("network", "Could not reach acme.example.com."))).toBe(
       "Could not reach acme.example.com.",
     );
+  });
+});
+
+describe("the answer's steps", () => {
+  it("are a disclosure button controlling the list, collapsed at first, not a <details> triangle", async () => {
+    const root = await open(new FakeHost({ ask: answerWithStep("Revenue grew.") }));
+    await ask(root, "How did revenue do?");
+    await waitFor(() => expect(answers(root)[0]?.getAttribute("data-answer-status")).toBe("done"));
+    expect(root.querySelector("details, summary")).toBeNull();
+    const toggle = buttonByName(root, "1 step");
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    const list = document.getElementById(toggle.getAttribute("aria-controls") ?? "") as HTMLElement;
+    expect(list).not.toBeNull();
+    expect(list.hidden).toBe(true);
+
+    await click(toggle);
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(list.hidden).toBe(false);
+    expect(list.textContent).toContain("Used query_revenue");
+
+    await click(toggle);
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(list.hidden).toBe(true);
   });
 });
