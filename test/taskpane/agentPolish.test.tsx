@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { errorFromStatus, PlatformError } from "../../src/core/errors.js";
 import AgentChat from "../../taskpane/AgentChat.js";
 import { errorMessage } from "../../taskpane/errorMessage.js";
-import { answerWith, answerWithStep, refusedWith, waitsUntilStopped } from "./agentScript.js";
 import {
   buttonByName,
   CONNECTED,
@@ -24,7 +23,8 @@ import {
   settle,
   typeInto,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
+import { answerWith, answerWithStep, refusedWith, waitsUntilStopped } from "./agentScript.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

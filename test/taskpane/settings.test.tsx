@@ -16,7 +16,7 @@ import {
   settle,
   typeInto,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 import { fieldError, renderSettings, type SettingsView } from "./settingsHarness.js";
 
 let view: SettingsView | null = null;

@@ -8,7 +8,7 @@ import { createRoot } from "react-dom/client";
 import type { PublicSettings } from "../../src/hosts/host.js";
 import type { SettingsField } from "../../taskpane/errorMessage.js";
 import SettingsPanel from "../../taskpane/SettingsPanel.js";
-import { type FakeHost, fieldByLabel, type Rendered, settle, waitFor } from "./fakeHost.js";
+import { type FakeHost, fieldByLabel, type Rendered, settle, waitFor } from "../support/fakeHost.js";
 
 export interface SettingsView extends Rendered {
   closed: number;
