@@ -18,7 +18,9 @@ import {
   conversationId,
   finalAnswer,
   isControlMessage,
-} from "../src/core/chat-messages.js";
+  isFinalAnswerMessage,
+  markedFinalAnswer,
+} from "../src/core/index.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
 import { Composer } from "./Composer.js";
@@ -66,27 +68,19 @@ function stepLabel(m: ChatMessage): string {
   return (m.graphPath ?? []).join(" › ") || "Working";
 }
 
-/** The agent's work so far: assistant messages outside the final answer (tool calls, progress). */
+/**
+ * The agent's work so far: assistant messages with a graphPath that are not the final answer (tool
+ * calls, progress), by the core's final-answer rule (spec 4.2 rule 2).
+ */
 function progressSteps(all: readonly ChatMessage[]): Step[] {
   const steps: Step[] = [];
   all.forEach((m, i) => {
-    if (m.role !== "assistant" || isControlMessage(m)) return;
+    if (m.role !== "assistant" || isControlMessage(m) || isFinalAnswerMessage(m)) return;
     const path = m.graphPath;
-    if (!Array.isArray(path) || path.length === 0 || path[0] === "final") return;
+    if (!Array.isArray(path) || path.length === 0) return;
     steps.push({ id: m.id ?? `step-${i}`, label: stepLabel(m), running: m.isInProcess === true });
   });
   return steps;
-}
-
-/** The answer as it streams: the final message merged so far. */
-function streamingAnswer(all: readonly ChatMessage[]): string | null {
-  for (let i = all.length - 1; i >= 0; i--) {
-    const m = all[i] as ChatMessage;
-    if (m.role === "assistant" && Array.isArray(m.graphPath) && m.graphPath[0] === "final") {
-      return m.content ?? null;
-    }
-  }
-  return null;
 }
 
 interface AgentChatProps {
@@ -168,7 +162,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
           signal: controller.signal,
           onMessage: (_message, all) => {
             streamChatId.current = conversationId(all) ?? streamChatId.current;
-            updateTurn(id, { steps: progressSteps(all), answer: streamingAnswer(all) });
+            updateTurn(id, { steps: progressSteps(all), answer: markedFinalAnswer(all) });
           },
         },
       );

@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/core/chat-messages.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { ScimUser } from "../../src/hosts/host.js";
-import { answerWith, streamOf } from "./agentScript.js";
 import {
   buttonByName,
   CONNECTED,
@@ -24,6 +23,7 @@ import {
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
+import { answerWith, streamOf } from "./agentScript.js";
 
 let view: Rendered | null = null;
 afterEach(() => {
@@ -117,6 +117,46 @@ describe("asking the agent", () => {
       input: "How did revenue do?",
       sessionSettings: { externalId: "ann", email: "ann@example.com" },
     });
+  });
+
+  it("while streaming, a deeper step under final (graphPath longer than 2) is a step, not the answer", async () => {
+    const gate = deferred<void>();
+    const draft: ChatMessage = {
+      id: "draft-1",
+      role: "assistant",
+      graphPath: ["final", "writer", "draft"],
+      content: "Drafting the regions table",
+      isInProcess: true,
+    };
+    const host = new FakeHost({
+      ask: async (_request, options) => {
+        const lines: ChatMessage[] = [{ id: "__cutoff__", state: { chatId: "chat-9" } }, draft];
+        streamOf(lines, options);
+        await gate.promise;
+        const done = { ...draft, isInProcess: false };
+        return streamOf(
+          [
+            ...lines,
+            done,
+            { id: "final-1", role: "assistant", graphPath: ["final"], content: "EMEA grew most." },
+          ],
+          options,
+        );
+      },
+    });
+    const root = await open(host);
+    await ask(root, "Which region grew?");
+    await settle();
+    expect(answers(root)[0]?.textContent).not.toContain("Drafting the regions table");
+    expect(answers(root)[0]?.textContent).toContain("The agent is working");
+    expect(root.querySelector('[aria-label="Conversation"] ul')?.textContent).toContain(
+      "Drafting the regions table",
+    );
+
+    await act(async () => gate.resolve());
+    await waitFor(() => expect(answers(root)[0]?.textContent).toContain("EMEA grew most."));
+    expect(answers(root)[0]?.textContent).not.toContain("Drafting");
+    expect(root.textContent).toContain("1 step");
   });
 
   it("continues the conversation with its chatId, and New conversation starts over", async () => {
