@@ -24,8 +24,9 @@ import type { Deployment } from "../src/core/schema.js";
 import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { errorField, errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
 import { SecretInput } from "./SecretInput.js";
+import { changed, hostOf, isSecure, secretHint, secretOf } from "./settingsForm.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -77,11 +78,6 @@ interface SettingsPanelProps {
 
 type FieldErrors = Partial<Record<SettingsField, string>>;
 
-/** The placeholder of a secret field: whether one is stored, never the secret. */
-function secretHint(set: boolean | undefined): string {
-  return set ? "A key is set (leave empty to keep it)" : "Not set";
-}
-
 export default function SettingsPanel({
   host,
   settings,
@@ -100,9 +96,12 @@ export default function SettingsPanel({
   const scimTokenRef = useRef<HTMLInputElement>(null);
   const tenantUrlRef = useRef<HTMLInputElement>(null);
   const chatUrlRef = useRef<HTMLInputElement>(null);
-  const fieldRefs: Record<SettingsField, RefObject<HTMLInputElement | null>> = {
+  const deploymentRef = useRef<HTMLButtonElement>(null);
+  // In the form's order: a check that fails on several goes to the first.
+  const fieldRefs: Record<SettingsField, RefObject<HTMLElement | null>> = {
     tenantUrl: tenantUrlRef,
     apiKey: apiKeyRef,
+    deploymentId: deploymentRef,
     chatUrl: chatUrlRef,
     agentApiKey: agentApiKeyRef,
     scimToken: scimTokenRef,
@@ -227,7 +226,8 @@ export default function SettingsPanel({
     } catch (error) {
       const message = errorMessage(error);
       setSaveError(message);
-      if (errorKind(error) === "insecure-url" && /agent chat URL .*confirm/i.test(message)) {
+      // The host refused a chat URL that is a secure address: it is the trust check that failed.
+      if (errorKind(error) === "insecure-url" && errorField(error) === "chatUrl" && isSecure(chatUrl)) {
         setChatRefused(true);
       }
       const field = settingsFieldFor(error, "settings");
@@ -305,16 +305,17 @@ export default function SettingsPanel({
         <Field
           label="Deployment"
           hint={deploymentHint}
-          validationMessage={deploymentsError ?? undefined}
-          validationState={deploymentsError ? "error" : "none"}
+          validationMessage={deploymentsError ?? fieldErrors.deploymentId}
+          validationState={deploymentsError || fieldErrors.deploymentId ? "error" : "none"}
         >
           <Dropdown
+            ref={deploymentRef}
             className={styles.fullWidth}
             placeholder={deployments && deployments.length === 0 ? "No deployments" : "Pick a deployment"}
             value={deploymentName || (deploymentId != null ? `Deployment ${deploymentId}` : "")}
             selectedOptions={deploymentId != null ? [String(deploymentId)] : []}
             onOptionSelect={(_, d) => setDeploymentId(d.optionValue ? Number(d.optionValue) : null)}
-            disabled={!connected || deploymentsLoading}
+            disabled={!connected}
           >
             {(deployments ?? []).map((d) => (
               <Option key={d.id} value={String(d.id)} text={d.name}>
@@ -427,21 +428,4 @@ export default function SettingsPanel({
       </div>
     </form>
   );
-}
-
-/** Whether a text field differs from what is stored (nothing stored: it is new). */
-function changed(value: string, before: string | undefined): boolean {
-  return before === undefined || value.trim() !== before.trim();
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url.trim()).host || null;
-  } catch {
-    return null;
-  }
-}
-
-function secretOf(ref: RefObject<HTMLInputElement | null>): string {
-  return ref.current?.value.trim() ?? "";
 }

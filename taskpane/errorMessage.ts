@@ -5,6 +5,8 @@
  * (`serviceMessage`), the reason comes first, as its own sentence, and the add-in's explanation and
  * advice follow, without quoting the reason a second time.
  */
+import type { SettingsField } from "../src/core/messages.js";
+
 const FALLBACK = "Something went wrong. Try again.";
 
 export function errorMessage(error: unknown, fallback: string = FALLBACK): string {
@@ -57,12 +59,19 @@ export function errorKind(error: unknown): string | null {
   return null;
 }
 
-/** A field of the Settings form, by the name the pane and the hosts use for the setting. */
-export type SettingsField = "tenantUrl" | "apiKey" | "chatUrl" | "agentApiKey" | "scimToken";
+/** A field of the Settings form, by the name the pane, the hosts and the stored settings use. */
+export type { SettingsField };
 
-const SETTINGS_FIELDS: readonly string[] = ["tenantUrl", "apiKey", "chatUrl", "agentApiKey", "scimToken"];
+const SETTINGS_FIELDS: readonly string[] = [
+  "tenantUrl",
+  "apiKey",
+  "scimToken",
+  "deploymentId",
+  "chatUrl",
+  "agentApiKey",
+] satisfies readonly SettingsField[];
 
-/** The Settings field an error names itself (its `field`), if it names one. */
+/** The Settings field an error names itself (its `field`, the core's or its JSON form's), if any. */
 export function errorField(error: unknown): SettingsField | null {
   if (error && typeof error === "object" && "field" in error) {
     const field = (error as { field: unknown }).field;
@@ -72,34 +81,20 @@ export function errorField(error: unknown): SettingsField | null {
 }
 
 /**
- * The field a refused save is about, for errors that do not name theirs: saving fails only on a
- * URL (insecure, malformed, or a chat URL off the tenant's domain), and the core's message for it
- * names that URL ("The tenant URL ...", "The agent chat URL ...").
- */
-function savedFieldOf(error: unknown): SettingsField | null {
-  const kind = errorKind(error);
-  if (kind !== "insecure-url" && kind !== "bad-request") return null;
-  const message = errorMessage(error, "");
-  if (/\bchat URL\b/i.test(message)) return "chatUrl";
-  if (/\btenant URL\b/i.test(message)) return "tenantUrl";
-  return null;
-}
-
-/**
  * The Settings field a failure is about, so an "Open settings" action can open Settings there: the
  * field the error names, if any; else a 401/403 from the platform is about the API key, from the
  * agent about the agent key, from the SCIM directory about the SCIM token, and an insecure URL
- * about the URL of that source; a refused save ("settings") about the URL it names. Null when
- * Settings cannot fix it.
+ * about the URL of that source. A refused save ("settings") is about the field its error names, and
+ * no other: the core names the field of every setting it refuses, and the wording is never read.
+ * Null when Settings cannot fix it.
  */
 export function settingsFieldFor(
   error: unknown,
   source: "platform" | "agent" | "directory" | "settings" = "platform",
 ): SettingsField | null {
   const named = errorField(error);
-  if (named) return named;
+  if (named || source === "settings") return named;
   const kind = errorKind(error);
-  if (source === "settings") return savedFieldOf(error);
   if (kind === "insecure-url") return source === "agent" ? "chatUrl" : "tenantUrl";
   if (kind !== "unauthorized" && kind !== "forbidden") return null;
   if (source === "agent") return "agentApiKey";

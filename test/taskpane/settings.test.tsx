@@ -32,6 +32,7 @@ const LABELS: Record<SettingsField, string> = {
   chatUrl: "Agent chat URL",
   agentApiKey: "Agent API key",
   scimToken: "SCIM token",
+  deploymentId: "Deployment",
 };
 
 describe("Settings opened at a field", () => {
@@ -67,6 +68,7 @@ describe("a failed save, shown at its field", () => {
       throw new PlatformError(
         "insecure-url",
         "The agent chat URL (ai.other.net) is not part of the tenant acme.example.com. Use the chat URL of an agent of this tenant, or confirm that you trust ai.other.net.",
+        { field: "chatUrl" },
       );
     };
     view = await renderSettings(host, { settings: { ...CONNECTED } });
@@ -78,6 +80,53 @@ describe("a failed save, shown at its field", () => {
     await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
     expect(fieldError(view.container, "Tenant URL")).toBeNull();
     expect(view.container.textContent).toContain("I trust it");
+  });
+});
+
+describe("a failed save, found by the error's field, not its wording", () => {
+  it("a refused deployment is shown at Deployment, and focus goes there", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("bad-request", "The deployment must be picked from the list.", {
+        field: "deploymentId",
+      });
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "E-mail"), "bo@example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Deployment")).toBe("The deployment must be picked from the list.");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Deployment"));
+  });
+
+  it("a chat URL the host will not trust offers the choice, however the refusal is worded", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("insecure-url", "ai.other.net is outside acme.example.com.", {
+        field: "chatUrl",
+      });
+    };
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "https://ai.other.net/agents/a1/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
+    expect(view.container.textContent).toContain("I trust it");
+  });
+
+  it("an error that names no field stays above the buttons, at no field, whatever it says", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("bad-request", "The tenant URL could not be saved right now.");
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Tenant URL"), "https://emea.acme.example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Tenant URL")).toBeNull();
+    expect(view.container.textContent).toContain("The tenant URL could not be saved right now.");
   });
 });
 
