@@ -6,6 +6,7 @@ import { type ChatMessage, finalAnswer, type MergedChatMessage } from "../../src
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { AskInput, AskOptions } from "../../src/hosts/host.js";
+import { click, fieldByLabel, waitFor } from "../support/fakeHost.js";
 
 export type Ask = (request: AskInput, options: AskOptions) => Promise<AgentAnswer>;
 
@@ -80,4 +81,18 @@ export function refusedWith(error: unknown): Ask {
   return async () => {
     throw error;
   };
+}
+
+/**
+ * Shows the Ask view and waits for its question box: a pane with tabs shows it behind its "Ask"
+ * tab; a pane without shows it always. Throws when the question box stays hidden.
+ */
+export async function showAsk(root: HTMLElement): Promise<HTMLElement> {
+  const tab = [...root.querySelectorAll('[role="tab"]')].find((t) => t.textContent?.trim() === "Ask");
+  if (tab) await click(tab);
+  await waitFor(() => {
+    const box = fieldByLabel(root, "Ask the agent");
+    if (box.closest("[hidden]")) throw new Error("the Ask view is hidden");
+  });
+  return root;
 }
