@@ -76,10 +76,18 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
   stepText: { minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+  // The box of a step's dot or spinner is as wide as the disclosure's chevron (a small Button's
+  // 20px icon), so each dot sits under the chevron and each step's text under "N steps".
+  stepMark: {
+    width: "20px",
+    flexShrink: 0,
+    display: "flex",
+    alignItems: "center",
+    justifyContent: "center",
+  },
   stepDot: {
     width: "6px",
     height: "6px",
-    flexShrink: 0,
     borderRadius: tokens.borderRadiusCircular,
     backgroundColor: tokens.colorNeutralForeground3,
   },
@@ -107,11 +115,9 @@ export function TurnSteps({ turn }: { turn: Turn }) {
     <ul className={styles.steps} id={listId} hidden={!streaming && !open}>
       {turn.steps.map((s) => (
         <li key={s.id} className={styles.step}>
-          {s.running && streaming ? (
-            <Spinner size="extra-tiny" aria-hidden />
-          ) : (
-            <span className={styles.stepDot} aria-hidden />
-          )}
+          <span className={styles.stepMark} aria-hidden>
+            {s.running && streaming ? <Spinner size="extra-tiny" /> : <span className={styles.stepDot} />}
+          </span>
           <Caption1 className={styles.stepText} title={s.label}>
             {s.label}
           </Caption1>

@@ -178,3 +178,34 @@ describe("the composer in a narrow pane", () => {
     },
   );
 });
+
+describe("the answer's steps in a narrow pane", () => {
+  test("at 300 px: each step's dot sits under the disclosure's chevron, its text under the label", async () => {
+    const page = await open();
+    await page.evaluate(() => document.documentElement.style.setProperty("--pane-width", "300px"));
+    await ask(page, "Which region grew fastest last quarter?");
+    const disclosure = paneOf(page).getByRole("button", { name: /^\d+ steps?$/ });
+    await disclosure.click();
+    const geometry = await disclosure.evaluate((button) => {
+      const list = document.getElementById(button.getAttribute("aria-controls") ?? "");
+      const chevron = button.querySelector("svg")?.getBoundingClientRect();
+      const label = document.createRange();
+      const text = [...button.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (!list || !chevron || !text) throw new Error("the disclosure is not drawn");
+      label.selectNodeContents(text);
+      // A step: its mark (the dot, or a box around it) first, its text last.
+      const mark = list.querySelector("li")?.firstElementChild;
+      const dot = (mark?.firstElementChild ?? mark)?.getBoundingClientRect();
+      const stepText = list.querySelector("li")?.lastElementChild?.getBoundingClientRect();
+      if (!dot || !stepText) throw new Error("the steps are not drawn");
+      return {
+        chevronCentre: chevron.left + chevron.width / 2,
+        dotCentre: dot.left + dot.width / 2,
+        labelLeft: label.getBoundingClientRect().left,
+        stepTextLeft: stepText.left,
+      };
+    });
+    expect(Math.abs(geometry.dotCentre - geometry.chevronCentre), "dot under chevron").toBeLessThanOrEqual(1);
+    expect(Math.abs(geometry.stepTextLeft - geometry.labelLeft), "text under label").toBeLessThanOrEqual(1);
+  });
+});
