@@ -18,26 +18,22 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   settle,
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
-import { answerWith, answerWithStep, refusedWith, waitsUntilStopped } from "./agentScript.js";
+import { renderPane } from "../support/pane.js";
+import { answerWith, answerWithStep, refusedWith, showAsk, waitsUntilStopped } from "./agentScript.js";
 
-let view: Rendered | null = null;
+// The chat rendered alone (openChat, below); whole panes are unmounted by ../support/pane.js.
+let unmountChat: (() => void) | null = null;
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
+  unmountChat?.();
+  unmountChat = null;
 });
 
 async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  const root = view.container;
-  await waitFor(() => fieldByLabel(root, "Ask the agent"));
-  return root;
+  return showAsk(await renderPane(host));
 }
 
 async function ask(root: HTMLElement, question: string): Promise<void> {
@@ -102,12 +98,9 @@ async function openChat(host: FakeHost): Promise<{ root: HTMLElement; opened: un
       </FluentProvider>,
     );
   });
-  view = {
-    container,
-    unmount: () => {
-      act(() => reactRoot.unmount());
-      container.remove();
-    },
+  unmountChat = () => {
+    act(() => reactRoot.unmount());
+    container.remove();
   };
   await waitFor(() => fieldByLabel(container, "Ask the agent"));
   return { root: container, opened };

@@ -5,7 +5,7 @@
  * agent as another user (SCIM users, paged; user attributes).
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/core/chat-messages.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { ScimUser } from "../../src/hosts/host.js";
@@ -17,25 +17,15 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   settle,
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
-import { answerWith, streamOf } from "./agentScript.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
+import { renderPane } from "../support/pane.js";
+import { answerWith, showAsk, streamOf } from "./agentScript.js";
 
 async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  const root = view.container;
-  await waitFor(() => fieldByLabel(root, "Ask the agent"));
+  const root = await showAsk(await renderPane(host));
   return root;
 }
 
