@@ -6,57 +6,27 @@
 import {
   Button,
   Caption1,
-  Field,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
   makeStyles,
-  mergeClasses,
-  Spinner,
-  Textarea,
   tokens,
 } from "@fluentui/react-components";
-import {
-  type FormEvent,
-  lazy,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import {
   type ChatMessage,
   conversationId,
   finalAnswer,
   isControlMessage,
-} from "../src/core/chat-messages.js";
+  isFinalAnswerMessage,
+  markedFinalAnswer,
+} from "../src/core/index.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
-import { errorKind, errorMessage } from "./errorMessage.js";
-import { NewConversationIcon, SendIcon, StopIcon } from "./icons.js";
+import { Composer } from "./Composer.js";
+import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { type Step, type Turn, TurnAnswer, TurnSteps } from "./TurnView.js";
 import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
-
-const SafeMarkdown = lazy(() => import("./markdown.js"));
-
-interface Step {
-  id: string;
-  label: string;
-  running: boolean;
-}
-
-interface Turn {
-  id: number;
-  question: string;
-  steps: Step[];
-  answer: string | null;
-  status: "streaming" | "done" | "stopped" | "error";
-  error: string | null;
-  errorKind: string | null;
-  /** Why the answer may not be whole (the core's note), shown beside it; null when it is whole. */
-  incomplete: string | null;
-}
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },
@@ -71,43 +41,7 @@ const useStyles = makeStyles({
     overflowWrap: "anywhere",
     whiteSpace: "pre-wrap",
   },
-  answer: {
-    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    boxShadow: tokens.shadow2,
-    minWidth: 0,
-  },
-  steps: {
-    listStyleType: "none",
-    margin: 0,
-    padding: 0,
-    display: "flex",
-    flexDirection: "column",
-    rowGap: tokens.spacingVerticalXXS,
-  },
-  step: {
-    display: "flex",
-    alignItems: "center",
-    columnGap: tokens.spacingHorizontalXS,
-    color: tokens.colorNeutralForeground3,
-    minWidth: 0,
-  },
-  stepText: { minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
-  stepDot: {
-    width: "6px",
-    height: "6px",
-    flexShrink: 0,
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorNeutralForeground3,
-  },
-  details: { color: tokens.colorNeutralForeground3, "& summary": { cursor: "pointer" } },
   muted: { color: tokens.colorNeutralForeground3 },
-  composer: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
-  actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
-  grow: { flexGrow: 1 },
-  incomplete: { marginTop: tokens.spacingVerticalS },
 });
 
 function identityFromSettings(settings: PublicSettings): AgentIdentityValue {
@@ -134,33 +68,26 @@ function stepLabel(m: ChatMessage): string {
   return (m.graphPath ?? []).join(" › ") || "Working";
 }
 
-/** The agent's work so far: assistant messages outside the final answer (tool calls, progress). */
+/**
+ * The agent's work so far: assistant messages with a graphPath that are not the final answer (tool
+ * calls, progress), by the core's final-answer rule (spec 4.2 rule 2).
+ */
 function progressSteps(all: readonly ChatMessage[]): Step[] {
   const steps: Step[] = [];
   all.forEach((m, i) => {
-    if (m.role !== "assistant" || isControlMessage(m)) return;
+    if (m.role !== "assistant" || isControlMessage(m) || isFinalAnswerMessage(m)) return;
     const path = m.graphPath;
-    if (!Array.isArray(path) || path.length === 0 || path[0] === "final") return;
+    if (!Array.isArray(path) || path.length === 0) return;
     steps.push({ id: m.id ?? `step-${i}`, label: stepLabel(m), running: m.isInProcess === true });
   });
   return steps;
 }
 
-/** The answer as it streams: the final message merged so far. */
-function streamingAnswer(all: readonly ChatMessage[]): string | null {
-  for (let i = all.length - 1; i >= 0; i--) {
-    const m = all[i] as ChatMessage;
-    if (m.role === "assistant" && Array.isArray(m.graphPath) && m.graphPath[0] === "final") {
-      return m.content ?? null;
-    }
-  }
-  return null;
-}
-
 interface AgentChatProps {
   host: SpreadsheetHost;
   settings: PublicSettings;
-  onOpenSettings(): void;
+  /** Opens Settings, at `field` when one can fix what went wrong. */
+  onOpenSettings(field?: SettingsField): void;
 }
 
 export default function AgentChat({ host, settings, onOpenSettings }: AgentChatProps) {
@@ -175,6 +102,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
   const turnSeq = useRef(0);
   const mounted = useRef(true);
   const lastTurnRef = useRef<HTMLDivElement | null>(null);
+  const questionRef = useRef<HTMLTextAreaElement | null>(null);
 
   useEffect(() => {
     mounted.current = true;
@@ -217,7 +145,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         answer: null,
         status: "streaming",
         error: null,
-        errorKind: null,
+        errorField: null,
         incomplete: null,
       },
     ]);
@@ -234,7 +162,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
           signal: controller.signal,
           onMessage: (_message, all) => {
             streamChatId.current = conversationId(all) ?? streamChatId.current;
-            updateTurn(id, { steps: progressSteps(all), answer: streamingAnswer(all) });
+            updateTurn(id, { steps: progressSteps(all), answer: markedFinalAnswer(all) });
           },
         },
       );
@@ -260,7 +188,11 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
           ),
         );
       } else {
-        updateTurn(id, { status: "error", error: errorMessage(error), errorKind: kind });
+        updateTurn(id, {
+          status: "error",
+          error: errorMessage(error),
+          errorField: settingsFieldFor(error, "agent"),
+        });
       }
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
@@ -272,10 +204,13 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     if (turns.length > 0) lastTurnRef.current?.scrollIntoView?.({ block: "nearest" });
   }, [turns.length]);
 
+  // Stop disappears and New conversation disables under the pointer: focus goes to the question
+  // box, where the next thing to do (ask again) happens, never to the page's body.
   const stop = () => {
     const id = streamChatId.current;
     abortRef.current?.abort();
     if (id) void host.platform.abortChat(id).catch(() => undefined);
+    questionRef.current?.focus();
   };
 
   const newConversation = () => {
@@ -283,6 +218,7 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     setTurns([]);
     setChatId(null);
     streamChatId.current = null;
+    questionRef.current?.focus();
   };
 
   return (
@@ -301,8 +237,11 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
             Set the Agent chat URL and the Agent API key in Settings to ask the agent.
           </MessageBarBody>
           <MessageBarActions>
-            <Button size="small" onClick={onOpenSettings}>
-              Open Settings
+            <Button
+              size="small"
+              onClick={() => onOpenSettings(settings.chatUrl.trim() === "" ? "chatUrl" : "agentApiKey")}
+            >
+              Open settings
             </Button>
           </MessageBarActions>
         </MessageBar>
@@ -334,146 +273,18 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         </Caption1>
       )}
 
-      <form className={styles.composer} onSubmit={send}>
-        <Field label="Ask the agent">
-          <Textarea
-            value={question}
-            onChange={(_, d) => setQuestion(d.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                void send();
-              }
-            }}
-            resize="vertical"
-            placeholder={chatId ? "Ask a follow-up" : "Type a question"}
-          />
-        </Field>
-        <div className={styles.actions}>
-          {streaming ? (
-            <Button type="button" icon={<StopIcon />} onClick={stop}>
-              Stop
-            </Button>
-          ) : (
-            <Button
-              type="submit"
-              appearance="primary"
-              icon={<SendIcon />}
-              disabled={!agentReady || question.trim() === ""}
-            >
-              Send
-            </Button>
-          )}
-          <span className={styles.grow} />
-          <Button
-            type="button"
-            appearance="subtle"
-            icon={<NewConversationIcon />}
-            onClick={newConversation}
-            disabled={turns.length === 0 && chatId === null}
-          >
-            New conversation
-          </Button>
-        </div>
-      </form>
-    </div>
-  );
-}
-
-function TurnSteps({ turn }: { turn: Turn }) {
-  const styles = useStyles();
-  if (turn.steps.length === 0) return null;
-  const list = (
-    <ul className={styles.steps}>
-      {turn.steps.map((s) => (
-        <li key={s.id} className={styles.step}>
-          {s.running && turn.status === "streaming" ? (
-            <Spinner size="extra-tiny" aria-hidden />
-          ) : (
-            <span className={styles.stepDot} aria-hidden />
-          )}
-          <Caption1 className={styles.stepText} title={s.label}>
-            {s.label}
-          </Caption1>
-        </li>
-      ))}
-    </ul>
-  );
-  if (turn.status === "streaming") return list;
-  return (
-    <details className={styles.details}>
-      <summary>
-        <Caption1>
-          {turn.steps.length} {turn.steps.length === 1 ? "step" : "steps"}
-        </Caption1>
-      </summary>
-      {list}
-    </details>
-  );
-}
-
-function TurnAnswer({
-  turn,
-  answersWholeIn,
-  onOpenSettings,
-}: {
-  turn: Turn;
-  /** The host's name when it hands over each answer whole, once ready (Google Sheets): say so. */
-  answersWholeIn: string | null;
-  onOpenSettings(): void;
-}) {
-  const styles = useStyles();
-  // A long answer renders from a deferred value, so typing and clicks go first (React yields between
-  // its blocks); the status reads "done" only once what is shown is the whole answer.
-  const shown = useDeferredValue(turn.answer);
-  if (turn.status === "error") {
-    const fixable = turn.errorKind === "unauthorized" || turn.errorKind === "forbidden";
-    return (
-      <MessageBar intent="error" layout="multiline">
-        <MessageBarBody>{turn.error}</MessageBarBody>
-        {fixable ? (
-          <MessageBarActions>
-            <Button size="small" onClick={onOpenSettings}>
-              Open Settings
-            </Button>
-          </MessageBarActions>
-        ) : null}
-      </MessageBar>
-    );
-  }
-  const text = shown;
-  const status = shown === turn.answer ? turn.status : "streaming";
-  return (
-    <div className={mergeClasses(styles.answer)} data-answer-status={status}>
-      {text ? (
-        <Suspense fallback={<div>{text}</div>}>
-          <SafeMarkdown text={text} />
-        </Suspense>
-      ) : turn.status === "streaming" ? (
-        <Spinner
-          size="tiny"
-          label={
-            answersWholeIn
-              ? `The agent is working… In ${answersWholeIn} the answer appears whole once it is ready.`
-              : "The agent is working…"
-          }
-          labelPosition="after"
-        />
-      ) : turn.status === "stopped" ? null : (
-        <Caption1 className={styles.muted}>The agent gave no answer.</Caption1>
-      )}
-      {turn.status === "stopped" ? (
-        <Caption1 className={styles.muted}>
-          {answersWholeIn
-            ? "Stopped. The answer will not be shown, even if the agent finishes it."
-            : "Stopped."}
-        </Caption1>
-      ) : null}
-      {turn.status === "done" && turn.incomplete ? (
-        <MessageBar intent="warning" layout="multiline" className={styles.incomplete}>
-          <MessageBarBody>{turn.incomplete}</MessageBarBody>
-        </MessageBar>
-      ) : null}
+      <Composer
+        question={question}
+        onQuestionChange={setQuestion}
+        onSend={(event) => void send(event)}
+        onStop={stop}
+        onNewConversation={newConversation}
+        streaming={streaming}
+        canSend={agentReady && question.trim() !== ""}
+        canStartOver={turns.length > 0 || chatId !== null}
+        placeholder={chatId ? "Ask a follow-up" : "Type a question"}
+        questionRef={questionRef}
+      />
     </div>
   );
 }

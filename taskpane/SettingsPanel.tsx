@@ -10,7 +10,6 @@ import {
   Dropdown,
   Field,
   Input,
-  type InputProps,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -20,21 +19,14 @@ import {
   Subtitle2,
   tokens,
 } from "@fluentui/react-components";
-import {
-  type ElementType,
-  type FormEvent,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Deployment } from "../src/core/schema.js";
 import { secretsClearedNotice } from "../src/core/settings.js";
 import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
-import { errorKind, errorMessage, type SettingsField } from "./errorMessage.js";
+import { errorField, errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { SecretInput } from "./SecretInput.js";
+import { changed, hostOf, isSecure, secretHint, secretOf } from "./settingsForm.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -56,6 +48,19 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
   },
   actions: { display: "flex", columnGap: tokens.spacingHorizontalS, flexWrap: "wrap" },
+  // Save and Back stay in view at the bottom of the pane while the form scrolls under them.
+  footer: {
+    position: "sticky",
+    bottom: 0,
+    zIndex: 1,
+    display: "flex",
+    columnGap: tokens.spacingHorizontalS,
+    flexWrap: "wrap",
+    margin: `0 calc(-1 * ${tokens.spacingHorizontalM}) calc(-1 * ${tokens.spacingHorizontalM})`,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   intro: { color: tokens.colorNeutralForeground2 },
   fullWidth: { minWidth: 0, width: "100%" },
 });
@@ -71,14 +76,16 @@ interface SettingsPanelProps {
   focusField?: SettingsField;
 }
 
-type FieldName = "tenantUrl" | "chatUrl";
+type FieldErrors = Partial<Record<SettingsField, string>>;
 
-/** The placeholder of a secret field: whether one is stored, never the secret. */
-function secretHint(set: boolean | undefined): string {
-  return set ? "A key is set (leave empty to keep it)" : "Not set";
-}
-
-export default function SettingsPanel({ host, settings, firstRun, onSaved, onClose }: SettingsPanelProps) {
+export default function SettingsPanel({
+  host,
+  settings,
+  firstRun,
+  onSaved,
+  onClose,
+  focusField,
+}: SettingsPanelProps) {
   const styles = useStyles();
   const headingId = useId();
   const [tenantUrl, setTenantUrl] = useState(settings?.tenantUrl ?? "");
@@ -87,13 +94,34 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
   const apiKeyRef = useRef<HTMLInputElement>(null);
   const agentApiKeyRef = useRef<HTMLInputElement>(null);
   const scimTokenRef = useRef<HTMLInputElement>(null);
+  const tenantUrlRef = useRef<HTMLInputElement>(null);
+  const chatUrlRef = useRef<HTMLInputElement>(null);
+  const deploymentRef = useRef<HTMLButtonElement>(null);
+  // In the form's order: a check that fails on several goes to the first.
+  const fieldRefs: Record<SettingsField, RefObject<HTMLElement | null>> = {
+    tenantUrl: tenantUrlRef,
+    apiKey: apiKeyRef,
+    deploymentId: deploymentRef,
+    chatUrl: chatUrlRef,
+    agentApiKey: agentApiKeyRef,
+    scimToken: scimTokenRef,
+  };
+  /** Puts focus in a field and brings it into view (Settings is taller than the pane). */
+  const goToField = (field: SettingsField) => {
+    const input = fieldRefs[field].current;
+    input?.focus();
+    input?.scrollIntoView?.({ block: "center" });
+  };
   const [deploymentId, setDeploymentId] = useState<number | null>(settings?.deploymentId ?? null);
   const [chatUrl, setChatUrl] = useState(settings?.chatUrl ?? "");
   const [trustChatUrl, setTrustChatUrl] = useState(settings?.chatUrlConfirmed ?? false);
   const [externalId, setExternalId] = useState(settings?.externalId ?? "");
   const [email, setEmail] = useState(settings?.email ?? "");
   const [notice, setNotice] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
+  // What is stored: a save sends only what differs from it (and checks only that), so an untouched
+  // field further down never blocks a change above it.
+  const [stored, setStored] = useState<PublicSettings | null>(settings);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -115,14 +143,20 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     }
   }, [host]);
 
+  // Opened from an "Open settings" action: at the field that fixes what went wrong.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when Settings opens at a field
+  useEffect(() => {
+    if (focusField) goToField(focusField);
+  }, [focusField]);
+
   // Deployments can be listed once a tenant URL and an API key are stored.
   useEffect(() => {
     if (connected) void loadDeployments();
   }, [connected, loadDeployments]);
 
   const validate = (): boolean => {
-    const errors: Partial<Record<FieldName, string>> = {};
-    const check = (field: FieldName, value: string, what: string) => {
+    const errors: FieldErrors = {};
+    const check = (field: SettingsField, value: string, what: string) => {
       if (value.trim() === "") return;
       try {
         requireSecureUrl(value.trim(), what);
@@ -130,10 +164,16 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         errors[field] = errorMessage(error);
       }
     };
-    check("tenantUrl", tenantUrl, "The tenant URL");
-    check("chatUrl", chatUrl, "The agent chat URL");
+    if (tenantUrl.trim() === "") {
+      errors.tenantUrl = "Enter the tenant URL, for example https://your-tenant.example.com.";
+    } else if (changed(tenantUrl, stored?.tenantUrl)) {
+      check("tenantUrl", tenantUrl, "The tenant URL");
+    }
+    if (changed(chatUrl, stored?.chatUrl)) check("chatUrl", chatUrl, "The agent chat URL");
     setFieldErrors(errors);
-    return Object.keys(errors).length === 0;
+    const first = (Object.keys(fieldRefs) as SettingsField[]).find((f) => errors[f]);
+    if (first) goToField(first);
+    return first === undefined;
   };
 
   // A chat URL off the tenant's registrable domain (or with no tenant to compare) needs the user's
@@ -153,13 +193,12 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
     setSaveError(null);
     setNotice(null);
     if (!validate()) return;
-    const patch: SettingsPatch = {
-      tenantUrl: tenantUrl.trim(),
-      deploymentId,
-      chatUrl: chatUrl.trim(),
-      externalId: externalId.trim(),
-      email: email.trim(),
-    };
+    const patch: SettingsPatch = {};
+    if (changed(tenantUrl, stored?.tenantUrl)) patch.tenantUrl = tenantUrl.trim();
+    if (!stored || deploymentId !== stored.deploymentId) patch.deploymentId = deploymentId;
+    if (changed(chatUrl, stored?.chatUrl)) patch.chatUrl = chatUrl.trim();
+    if (changed(externalId, stored?.externalId)) patch.externalId = externalId.trim();
+    if (changed(email, stored?.email)) patch.email = email.trim();
     if (chatNeedsTrust) patch.confirmChatUrl = trustChatUrl;
     // An empty secret field keeps the stored secret.
     const apiKey = secretOf(apiKeyRef);
@@ -181,21 +220,31 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       setExternalId(next.externalId);
       setEmail(next.email);
       setDeploymentId(next.deploymentId);
+      setStored(next);
       setSaved(true);
       onSaved(next);
     } catch (error) {
       const message = errorMessage(error);
       setSaveError(message);
-      if (errorKind(error) === "insecure-url" && /agent chat URL .*confirm/i.test(message)) {
+      // The host refused a chat URL that is a secure address: it is the trust check that failed.
+      if (errorKind(error) === "insecure-url" && errorField(error) === "chatUrl" && isSecure(chatUrl)) {
         setChatRefused(true);
       }
-      // The core's messages name the field they are about.
-      if (/tenant URL/i.test(message)) setFieldErrors({ tenantUrl: message });
-      else if (/chat URL/i.test(message)) setFieldErrors({ chatUrl: message });
+      const field = settingsFieldFor(error, "settings");
+      if (field) {
+        setFieldErrors({ [field]: message });
+        goToField(field);
+      }
     } finally {
       setSaving(false);
     }
   };
+
+  const errorOf = (field: SettingsField) =>
+    ({
+      validationMessage: fieldErrors[field],
+      validationState: fieldErrors[field] ? "error" : "none",
+    }) as const;
 
   const deploymentName = deployments?.find((d) => d.id === deploymentId)?.name ?? "";
   const deploymentHint = !connected
@@ -205,15 +254,26 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       : undefined;
 
   return (
-    <form className={styles.form} onSubmit={submit} aria-labelledby={headingId} noValidate>
+    <form
+      className={styles.form}
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        // Escape goes back, unless a control used it (an open list) or there is nothing to go back to.
+        if (event.key !== "Escape" || firstRun || event.defaultPrevented) return;
+        if ((event.target as HTMLElement).getAttribute?.("aria-expanded") === "true") return;
+        event.preventDefault();
+        onClose();
+      }}
+      aria-labelledby={headingId}
+      noValidate
+    >
       <Subtitle2 as="h2" id={headingId} className={styles.heading}>
         Settings
       </Subtitle2>
       {firstRun ? (
         <MessageBar intent="info">
           <MessageBarBody>
-            Connect to your Reporting Platform: enter the tenant URL and an API key, save, then pick a
-            deployment.
+            Connect to your tenant: enter the tenant URL and an API key, save, then pick a deployment.
           </MessageBarBody>
         </MessageBar>
       ) : (
@@ -223,37 +283,39 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       )}
 
       <fieldset className={styles.group}>
-        <legend className={styles.legend}>Reporting Platform</legend>
-        <Field
-          label="Tenant URL"
-          validationMessage={fieldErrors.tenantUrl}
-          validationState={fieldErrors.tenantUrl ? "error" : "none"}
-          hint="https://your-tenant.example.com"
-        >
+        <legend className={styles.legend}>Connection</legend>
+        <Field label="Tenant URL" {...errorOf("tenantUrl")} hint="https://your-tenant.example.com">
           <Input
+            ref={tenantUrlRef}
             type="url"
+            aria-required
             value={tenantUrl}
             onChange={(_, d) => setTenantUrl(d.value)}
             autoComplete="url"
             spellCheck={false}
           />
         </Field>
-        <Field label="API key" hint={settings?.apiKeySet ? "A key is set." : undefined}>
+        <Field
+          label="API key"
+          {...errorOf("apiKey")}
+          hint={settings?.apiKeySet ? "A key is set." : undefined}
+        >
           <SecretInput inputRef={apiKeyRef} placeholder={secretHint(settings?.apiKeySet)} />
         </Field>
         <Field
           label="Deployment"
           hint={deploymentHint}
-          validationMessage={deploymentsError ?? undefined}
-          validationState={deploymentsError ? "error" : "none"}
+          validationMessage={deploymentsError ?? fieldErrors.deploymentId}
+          validationState={deploymentsError || fieldErrors.deploymentId ? "error" : "none"}
         >
           <Dropdown
+            ref={deploymentRef}
             className={styles.fullWidth}
             placeholder={deployments && deployments.length === 0 ? "No deployments" : "Pick a deployment"}
             value={deploymentName || (deploymentId != null ? `Deployment ${deploymentId}` : "")}
             selectedOptions={deploymentId != null ? [String(deploymentId)] : []}
             onOptionSelect={(_, d) => setDeploymentId(d.optionValue ? Number(d.optionValue) : null)}
-            disabled={!connected || deploymentsLoading}
+            disabled={!connected}
           >
             {(deployments ?? []).map((d) => (
               <Option key={d.id} value={String(d.id)} text={d.name}>
@@ -275,11 +337,16 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         <legend className={styles.legend}>Agent</legend>
         <Field
           label="Agent chat URL"
-          validationMessage={fieldErrors.chatUrl}
-          validationState={fieldErrors.chatUrl ? "error" : "none"}
+          {...errorOf("chatUrl")}
           hint="From the agent's settings; it ends in /chat/stream-chat-state."
         >
-          <Input type="url" value={chatUrl} onChange={(_, d) => setChatUrl(d.value)} spellCheck={false} />
+          <Input
+            ref={chatUrlRef}
+            type="url"
+            value={chatUrl}
+            onChange={(_, d) => setChatUrl(d.value)}
+            spellCheck={false}
+          />
         </Field>
         {chatNeedsTrust ? (
           <Checkbox
@@ -292,7 +359,11 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
             }
           />
         ) : null}
-        <Field label="Agent API key" hint={settings?.agentApiKeySet ? "A key is set." : undefined}>
+        <Field
+          label="Agent API key"
+          {...errorOf("agentApiKey")}
+          hint={settings?.agentApiKeySet ? "A key is set." : undefined}
+        >
           <SecretInput inputRef={agentApiKeyRef} placeholder={secretHint(settings?.agentApiKeySet)} />
         </Field>
         <Field label="External ID" hint="The identity the agent answers for.">
@@ -303,6 +374,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         </Field>
         <Field
           label="SCIM token"
+          {...errorOf("scimToken")}
           hint={
             settings?.scimTokenSet
               ? "A token is set: you can preview the agent as another user."
@@ -339,7 +411,7 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
         </MessageBar>
       ) : null}
 
-      <div className={styles.actions}>
+      <div className={styles.footer}>
         <Button
           type="submit"
           appearance="primary"
@@ -356,44 +428,4 @@ export default function SettingsPanel({ host, settings, firstRun, onSaved, onClo
       </div>
     </form>
   );
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url.trim()).host || null;
-  } catch {
-    return null;
-  }
-}
-
-function secretOf(ref: RefObject<HTMLInputElement | null>): string {
-  return ref.current?.value.trim() ?? "";
-}
-
-/**
- * A write-only secret: never filled back, never offered to the browser's autofill, and
- * uncontrolled. Fluent's Input always hands its `<input>` a `value`, which React mirrors into the
- * `value` attribute; the render function drops it, so what is typed lives only in the field's
- * value property and is read on save.
- */
-function SecretInput(props: { inputRef: RefObject<HTMLInputElement | null>; placeholder: string }) {
-  return (
-    <Input
-      type="password"
-      placeholder={props.placeholder}
-      autoComplete="off"
-      input={uncontrolledInputSlot(props.inputRef)}
-    />
-  );
-}
-
-/**
- * The input slot with a render function (Fluent's slot API; its types allow none on an `<input>`,
- * which has no children): it renders the element with every prop but `value`.
- */
-function uncontrolledInputSlot(ref: RefObject<HTMLInputElement | null>): InputProps["input"] {
-  const render = (Element: ElementType, { value: _value, ...rest }: Record<string, unknown>) => (
-    <Element {...rest} ref={ref} />
-  );
-  return { children: render } as unknown as InputProps["input"];
 }

@@ -122,3 +122,92 @@ describe("Ask the agent", () => {
     expect(dialogs).toEqual([]);
   });
 });
+
+describe("Settings", () => {
+  test("Save and Back stay in view at the bottom of a short pane, and Enter in a field saves", async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 1280, height: 520 });
+    const pane = paneOf(page);
+    await pane.getByRole("button", { name: "Settings", exact: true }).click();
+    const body = await page.locator(".preview-pane-body").boundingBox();
+    if (!body) throw new Error("the pane's body is not drawn");
+    for (const name of ["Save", "Back"]) {
+      const box = await pane.getByRole("button", { name, exact: true }).boundingBox();
+      if (!box) throw new Error(`${name} is not drawn`);
+      expect(box.y, name).toBeGreaterThanOrEqual(body.y);
+      expect(box.y + box.height, name).toBeLessThanOrEqual(body.y + body.height + 0.5);
+    }
+
+    const email = pane.getByRole("textbox", { name: "E-mail" });
+    await email.fill("ann.lee+pane@example.com");
+    await email.press("Enter");
+    // Saved: the pane goes back to the list; Settings shows the stored address when opened again.
+    await pane.getByRole("button", { name: "Save", exact: true }).waitFor({ state: "detached" });
+    await pane.getByRole("button", { name: "Settings", exact: true }).click();
+    expect(await pane.getByRole("textbox", { name: "E-mail" }).inputValue()).toBe("ann.lee+pane@example.com");
+  });
+});
+
+describe("the composer in a narrow pane", () => {
+  test.each([300, 350])(
+    "at %i px: Send and New conversation share one row, edges aligned with the question box",
+    async (width) => {
+      const page = await open();
+      await page.evaluate((w) => document.documentElement.style.setProperty("--pane-width", `${w}px`), width);
+      const pane = paneOf(page);
+      expect(Math.round((await pane.boundingBox())?.width ?? 0)).toBe(width);
+      await pane.getByRole("tab", { name: "Ask" }).click();
+      const box = async (role: "button" | "textbox", name: string) => {
+        const found = await pane.getByRole(role, { name, exact: true }).boundingBox();
+        if (!found) throw new Error(`${name} is not drawn`);
+        return found;
+      };
+      // The question box's frame is the Textarea's root, around the <textarea> by its border.
+      const question = await pane
+        .getByRole("textbox", { name: "Ask the agent" })
+        .locator("xpath=..")
+        .boundingBox();
+      if (!question) throw new Error("the question box is not drawn");
+      const send = await box("button", "Send");
+      const fresh = await box("button", "New conversation");
+      expect(fresh.y, "same row").toBeCloseTo(send.y, 0);
+      expect(send.x + send.width, "no overlap").toBeLessThanOrEqual(fresh.x);
+      expect(Math.abs(send.x - question.x), "left edges").toBeLessThanOrEqual(1);
+      expect(
+        Math.abs(fresh.x + fresh.width - (question.x + question.width)),
+        "right edges",
+      ).toBeLessThanOrEqual(1);
+    },
+  );
+});
+
+describe("the answer's steps in a narrow pane", () => {
+  test("at 300 px: each step's dot sits under the disclosure's chevron, its text under the label", async () => {
+    const page = await open();
+    await page.evaluate(() => document.documentElement.style.setProperty("--pane-width", "300px"));
+    await ask(page, "Which region grew fastest last quarter?");
+    const disclosure = paneOf(page).getByRole("button", { name: /^\d+ steps?$/ });
+    await disclosure.click();
+    const geometry = await disclosure.evaluate((button) => {
+      const list = document.getElementById(button.getAttribute("aria-controls") ?? "");
+      const chevron = button.querySelector("svg")?.getBoundingClientRect();
+      const label = document.createRange();
+      const text = [...button.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (!list || !chevron || !text) throw new Error("the disclosure is not drawn");
+      label.selectNodeContents(text);
+      // A step: its mark (the dot, or a box around it) first, its text last.
+      const mark = list.querySelector("li")?.firstElementChild;
+      const dot = (mark?.firstElementChild ?? mark)?.getBoundingClientRect();
+      const stepText = list.querySelector("li")?.lastElementChild?.getBoundingClientRect();
+      if (!dot || !stepText) throw new Error("the steps are not drawn");
+      return {
+        chevronCentre: chevron.left + chevron.width / 2,
+        dotCentre: dot.left + dot.width / 2,
+        labelLeft: label.getBoundingClientRect().left,
+        stepTextLeft: stepText.left,
+      };
+    });
+    expect(Math.abs(geometry.dotCentre - geometry.chevronCentre), "dot under chevron").toBeLessThanOrEqual(1);
+    expect(Math.abs(geometry.stepTextLeft - geometry.labelLeft), "text under label").toBeLessThanOrEqual(1);
+  });
+});

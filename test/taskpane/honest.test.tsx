@@ -231,6 +231,7 @@ describe("Settings and secrets", () => {
         throw new PlatformError(
           "insecure-url",
           "The agent chat URL (chat.other.example) is not part of the tenant acme.example.com. Use the chat URL of an agent of this tenant, or confirm that you trust chat.other.example.",
+          { field: "chatUrl" },
         );
       }
       host.settings = { ...host.settings, chatUrl: patch.chatUrl ?? "", chatUrlConfirmed: true };

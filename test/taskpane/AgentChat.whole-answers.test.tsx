@@ -4,21 +4,13 @@
  * so while it waits, and a Stop says that the late answer will not be shown. A streaming host's pane
  * says neither.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import type { AskInput, AskOptions } from "../../src/hosts/host.js";
-import {
-  buttonByName,
-  click,
-  FakeHost,
-  fieldByLabel,
-  type Rendered,
-  renderPane,
-  settle,
-  typeInto,
-  waitFor,
-} from "../support/fakeHost.js";
+import { buttonByName, click, FakeHost, fieldByLabel, settle, typeInto } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
+import { showAsk } from "./agentScript.js";
 
 /** The fake host as Google Sheets shows itself: answers whole, under its own name. */
 class WholeAnswersHost extends FakeHost {
@@ -28,13 +20,6 @@ class WholeAnswersHost extends FakeHost {
     (this as { label: string }).label = "Google Sheets";
   }
 }
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
 
 /** An agent that answers only when stopped (with "aborted"), as the Sheets host does on Stop. */
 function waitsUntilStopped(_request: AskInput, options: AskOptions): Promise<AgentAnswer> {
@@ -46,9 +31,7 @@ function waitsUntilStopped(_request: AskInput, options: AskOptions): Promise<Age
 }
 
 async function askAndWait(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  const root = view.container;
-  await waitFor(() => fieldByLabel(root, "Ask the agent"));
+  const root = await showAsk(await renderPane(host));
   await typeInto(fieldByLabel(root, "Ask the agent"), "Revenue by region?");
   await click(buttonByName(root, "Send"));
   await settle();

@@ -5,11 +5,10 @@
  * agent as another user (SCIM users, paged; user attributes).
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
-import { type ChatMessage, finalAnswer, type MergedChatMessage } from "../../src/core/chat-messages.js";
-import type { AgentAnswer } from "../../src/core/chat-request.js";
+import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../src/core/chat-messages.js";
 import { PlatformError } from "../../src/core/errors.js";
-import type { AskInput, AskOptions, ScimUser } from "../../src/hosts/host.js";
+import type { ScimUser } from "../../src/hosts/host.js";
 import {
   buttonByName,
   CONNECTED,
@@ -18,61 +17,15 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   settle,
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
-type Ask = (request: AskInput, options: AskOptions) => Promise<AgentAnswer>;
-
-/** A scripted agent: streams `lines` (merged by id like the core does) and answers with them. */
-function streamOf(lines: ChatMessage[], options: AskOptions): AgentAnswer {
-  const merged = new Map<string, MergedChatMessage>();
-  for (const line of lines) {
-    const id = line.id as string;
-    const previous = merged.get(id);
-    const next =
-      previous && line.isDelta
-        ? { ...previous, ...line, id, content: (previous.content ?? "") + (line.content ?? "") }
-        : ({ ...line, id } as MergedChatMessage);
-    merged.set(id, next);
-    options.onMessage?.(next, [...merged.values()]);
-  }
-  const messages = [...merged.values()];
-  const cutoff = messages.find((m) => m.id === "__cutoff__");
-  return {
-    answer: finalAnswer(messages),
-    chatId: (cutoff?.state?.chatId as string) ?? null,
-    messageId: "1-message",
-    messages,
-    incomplete: null,
-  };
-}
-
-function answerWith(text: string, chatId = "chat-1"): Ask {
-  return async (_request, options) =>
-    streamOf(
-      [
-        { id: "__cutoff__", state: { chatId } },
-        { id: "final-1", role: "assistant", graphPath: ["final"], content: text },
-      ],
-      options,
-    );
-}
+import { renderPane } from "../support/pane.js";
+import { answerWith, showAsk, streamOf } from "./agentScript.js";
 
 async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  const root = view.container;
-  await waitFor(() => fieldByLabel(root, "Ask the agent"));
+  const root = await showAsk(await renderPane(host));
   return root;
 }
 
@@ -156,6 +109,46 @@ describe("asking the agent", () => {
     });
   });
 
+  it("while streaming, a deeper step under final (graphPath longer than 2) is a step, not the answer", async () => {
+    const gate = deferred<void>();
+    const draft: ChatMessage = {
+      id: "draft-1",
+      role: "assistant",
+      graphPath: ["final", "writer", "draft"],
+      content: "Drafting the regions table",
+      isInProcess: true,
+    };
+    const host = new FakeHost({
+      ask: async (_request, options) => {
+        const lines: ChatMessage[] = [{ id: "__cutoff__", state: { chatId: "chat-9" } }, draft];
+        streamOf(lines, options);
+        await gate.promise;
+        const done = { ...draft, isInProcess: false };
+        return streamOf(
+          [
+            ...lines,
+            done,
+            { id: "final-1", role: "assistant", graphPath: ["final"], content: "EMEA grew most." },
+          ],
+          options,
+        );
+      },
+    });
+    const root = await open(host);
+    await ask(root, "Which region grew?");
+    await settle();
+    expect(answers(root)[0]?.textContent).not.toContain("Drafting the regions table");
+    expect(answers(root)[0]?.textContent).toContain("The agent is working");
+    expect(root.querySelector('[aria-label="Conversation"] ul')?.textContent).toContain(
+      "Drafting the regions table",
+    );
+
+    await act(async () => gate.resolve());
+    await waitFor(() => expect(answers(root)[0]?.textContent).toContain("EMEA grew most."));
+    expect(answers(root)[0]?.textContent).not.toContain("Drafting");
+    expect(root.textContent).toContain("1 step");
+  });
+
   it("continues the conversation with its chatId, and New conversation starts over", async () => {
     const host = new FakeHost({ ask: answerWith("Sure.", "chat-42") });
     const root = await open(host);
@@ -209,7 +202,7 @@ describe("asking the agent", () => {
     const root = await open(host);
     await ask(root, "Anything?");
     await waitFor(() => expect(root.textContent).toContain("The agent API key was refused (401)"));
-    expect(queryButton(root, "Open Settings")).toBeDefined();
+    expect(queryButton(root, "Open settings")).toBeDefined();
   });
 
   it("says how to set up the agent when no chat URL or key is set", async () => {

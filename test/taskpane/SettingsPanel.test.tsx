@@ -1,0 +1,196 @@
+// @vitest-environment jsdom
+/**
+ * Settings as a first-party Fluent add-in's: opened at the field an "Open settings" action names,
+ * a failure shown at the field it is about (by the error's kind or field, not by its wording).
+ */
+import { act } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { PlatformError } from "../../src/core/errors.js";
+import type { SettingsField } from "../../taskpane/errorMessage.js";
+import {
+  buttonByName,
+  CONNECTED,
+  click,
+  FakeHost,
+  fieldByLabel,
+  settle,
+  typeInto,
+  waitFor,
+} from "../support/fakeHost.js";
+import { fieldError, renderSettings, type SettingsView } from "./settingsHarness.js";
+
+let view: SettingsView | null = null;
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  document.body.innerHTML = "";
+});
+
+const LABELS: Record<SettingsField, string> = {
+  tenantUrl: "Tenant URL",
+  apiKey: "API key",
+  chatUrl: "Agent chat URL",
+  agentApiKey: "Agent API key",
+  scimToken: "SCIM token",
+  deploymentId: "Deployment",
+};
+
+describe("Settings opened at a field", () => {
+  for (const [field, label] of Object.entries(LABELS) as [SettingsField, string][]) {
+    it(`puts focus in ${label} and scrolls it into view`, async () => {
+      view = await renderSettings(new FakeHost(), { focusField: field });
+      const input = fieldByLabel(view.container, label);
+      expect(document.activeElement).toBe(input);
+      expect(view.scrolled).toContain(input);
+    });
+  }
+});
+
+describe("a failed save, shown at its field", () => {
+  it("an error that names its field is shown there, and focus goes to it", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw Object.assign(new PlatformError("bad-request", "This key is not an agent key."), {
+        field: "agentApiKey",
+      });
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Agent API key"), "not-a-key");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent API key")).toBe("This key is not an agent key.");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Agent API key"));
+  });
+
+  it("a chat URL off the tenant's domain is shown at the chat URL, with the choice to trust it", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError(
+        "insecure-url",
+        "The agent chat URL (ai.other.net) is not part of the tenant acme.example.com. Use the chat URL of an agent of this tenant, or confirm that you trust ai.other.net.",
+        { field: "chatUrl" },
+      );
+    };
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "https://ai.other.net/agents/a1/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
+    expect(fieldError(view.container, "Tenant URL")).toBeNull();
+    expect(view.container.textContent).toContain("I trust it");
+  });
+});
+
+describe("a failed save, found by the error's field, not its wording", () => {
+  it("a refused deployment is shown at Deployment, and focus goes there", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("bad-request", "The deployment must be picked from the list.", {
+        field: "deploymentId",
+      });
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "E-mail"), "bo@example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Deployment")).toBe("The deployment must be picked from the list.");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Deployment"));
+  });
+
+  it("a chat URL the host will not trust offers the choice, however the refusal is worded", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("insecure-url", "ai.other.net is outside acme.example.com.", {
+        field: "chatUrl",
+      });
+    };
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "https://ai.other.net/agents/a1/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.other.net"));
+    expect(view.container.textContent).toContain("I trust it");
+  });
+
+  it("an error that names no field stays above the buttons, at no field, whatever it says", async () => {
+    const host = new FakeHost();
+    host.platform.saveSettings = async () => {
+      throw new PlatformError("bad-request", "The tenant URL could not be saved right now.");
+    };
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Tenant URL"), "https://emea.acme.example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Tenant URL")).toBeNull();
+    expect(view.container.textContent).toContain("The tenant URL could not be saved right now.");
+  });
+});
+
+async function press(el: Element, key: string): Promise<void> {
+  await act(async () => {
+    el.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+  });
+}
+
+describe("the Settings form", () => {
+  it("Escape goes back", async () => {
+    view = await renderSettings(new FakeHost());
+    await press(fieldByLabel(view.container, "E-mail"), "Escape");
+    expect(view.closed).toBe(1);
+  });
+
+  it("Escape on first run does nothing: there is nothing to go back to", async () => {
+    view = await renderSettings(new FakeHost(), { firstRun: true });
+    await press(fieldByLabel(view.container, "Tenant URL"), "Escape");
+    expect(view.closed).toBe(0);
+  });
+
+  it("is one form, its Save and Back in a footer that stays at the bottom of the pane", async () => {
+    view = await renderSettings(new FakeHost());
+    expect(view.container.querySelectorAll("form")).toHaveLength(1);
+    const footer = buttonByName(view.container, "Save").parentElement as HTMLElement;
+    expect(footer).toBe(buttonByName(view.container, "Back").parentElement);
+    expect(getComputedStyle(footer).position).toBe("sticky");
+    expect(getComputedStyle(footer).bottom).toBe("0px");
+  });
+
+  it("changing only the tenant URL saves it, whatever an untouched field further down holds", async () => {
+    // A chat URL stored before the add-in checked it: the pane's check would refuse it today.
+    const stale = { ...CONNECTED, chatUrl: "http://ai.example.com/agents/a1/chat/stream-chat-state" };
+    const host = new FakeHost({ settings: stale });
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Tenant URL"), "https://emea.acme.example.com");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent chat URL")).toBeNull();
+    expect(host.calls.saveSettings).toEqual([{ tenantUrl: "https://emea.acme.example.com" }]);
+    expect(view.container.textContent).toContain("Settings saved.");
+  });
+
+  it("the tenant URL is required", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host, { firstRun: true, settings: null });
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Tenant URL")).toContain("Enter the tenant URL");
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Tenant URL"));
+    expect(host.calls.saveSettings).toEqual([]);
+  });
+
+  it("a changed field is still checked", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host);
+    await typeInto(
+      fieldByLabel(view.container, "Agent chat URL"),
+      "http://ai.other.net/chat/stream-chat-state",
+    );
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(fieldError(view.container, "Agent chat URL")).toContain("https://");
+    expect(host.calls.saveSettings).toEqual([]);
+  });
+});
