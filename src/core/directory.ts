@@ -1,5 +1,5 @@
 /**
- * The directory (spec 5 rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
+ * The directory (auth rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
  * and the mapping to the users the pane lists.
  */
 import { z } from "zod/mini";

@@ -1,5 +1,5 @@
 /**
- * The shapes of the service (spec section 2), as zod schemas.
+ * The shapes of the service (platform-api.md, Resources), as zod schemas.
  *
  * Two readings of the same shapes:
  * - the strict schemas (`ReportSchema`, ...) follow the spec to the letter: an unknown enum value is
@@ -224,7 +224,7 @@ export type RoleWithAccess = z.infer<typeof RoleWithAccessSchema>;
 export type ReportPlacement = z.infer<typeof ReportPlacementSchema>;
 export type Report = z.infer<typeof ReportSchema>;
 
-/** Spec 2.5: every field optional, each a string or null. */
+/** The disconnect input (platform-api.md): every field optional, each a string or null. */
 export const DisconnectInputSchema = z.object({
   placementId: z.optional(z.nullable(z.string())),
   externalWorkbookId: z.optional(z.nullable(z.string())),
@@ -262,7 +262,7 @@ export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 
 export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
 
-/** Spec 2.6, with the optional fields platform-api.md adds. */
+/** The chat request (platform-api.md, Agent chat). */
 export const ChatRequestSchema = z.object({
   input: z.optional(z.string()),
   chatId: z.optional(z.string()),

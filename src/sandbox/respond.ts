@@ -111,7 +111,7 @@ export interface Credential {
 
 /**
  * The `Authorization` header as scheme + token; null when missing. A header that is not exactly
- * `<scheme> <token>` answers 401 (malformed credential, spec 5 rule 7).
+ * `<scheme> <token>` answers 401 (malformed credential, auth rule 7).
  */
 export function readAuthorization(request: Request): Credential | null {
   const header = request.headers.get("authorization");

@@ -163,7 +163,7 @@ describe("merging streamed messages by id", () => {
   });
 });
 
-describe("spec 4.2 agent chat rules on merged messages", () => {
+describe("chat rules 2-4 on merged messages", () => {
   it("rule 2: the final answer consists of messages where role is assistant, graphPath is a non-empty array whose first element is final, and graphPath has at most 2 elements; the last such message's content is the consolidated answer", () => {
     const messages = mergeChatMessages([
       { id: "1", role: "assistant", content: "first final", graphPath: ["final"] },
@@ -307,7 +307,7 @@ async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
 }
 
 describe("createAgentChat", () => {
-  it("spec 5 rule 6: the agent chat request carries Authorization: Api-Key <API_KEY>, with JSON content type and an NDJSON accept", async () => {
+  it("auth rule 6: the agent chat request carries Authorization: Api-Key <API_KEY>, with JSON content type and an NDJSON accept", async () => {
     const server = await startServer(async (_req, res) => {
       ndjsonResponse(res);
       await writeLines(res, realStream());
@@ -322,7 +322,7 @@ describe("createAgentChat", () => {
     expect(request?.headers.accept).toBe("application/x-ndjson, application/json");
   });
 
-  it("sends the chat request of spec 2.6 with a generated messageId, and no chatId for a new conversation", async () => {
+  it("sends the chat request (platform-api.md, Agent chat) with a generated messageId, and no chatId for a new conversation", async () => {
     const server = await startServer(async (_req, res) => {
       ndjsonResponse(res);
       await writeLines(res, realStream());
@@ -773,7 +773,7 @@ describe("createAgentChat on hostile streams", () => {
     const { chat } = chatFor(server.chatUrl);
     const fresh = await chat.ask({ input: "q" });
     expect(fresh.answer).toBe("There were 1,204 orders last month.");
-    // __state__ carries a chatId too, but spec 4.2 rule 4 reads it from __cutoff__ only.
+    // __state__ carries a chatId too, but chat rule 4 reads it from __cutoff__ only.
     expect(fresh.chatId).toBeNull();
     const followUp = await chat.ask({ input: "and before?", chatId: "chat-earlier" });
     expect(followUp.answer).toBe("There were 1,204 orders last month.");
@@ -866,7 +866,7 @@ function thrown(work: () => unknown): PlatformError {
 const ok = (body: string): SyncAnswer => ({ status: 200, headers: {}, body });
 
 describe("createSyncAgentChat", () => {
-  it("spec 5 rule 6 and spec 2.6: POSTs with Api-Key and a <ms>-message id, and returns the whole answer", () => {
+  it("auth rule 6 and the chat request: POSTs with Api-Key and a <ms>-message id, and returns the whole answer", () => {
     const { chat, requests } = syncChatFor([ok(ndjson(realStream()))]);
     const result = chat.ask({
       input: "How many orders last month?",

@@ -80,7 +80,7 @@ async function failure(p: Promise<unknown>): Promise<PlatformError> {
   throw new Error("expected a failure");
 }
 
-describe("spec 5 authentication", () => {
+describe("auth rules: authentication", () => {
   it("rule 1: only HTTPS is accepted; a plain http tenant is refused before anything is sent", async () => {
     expect(() =>
       createPlatformClient({
@@ -189,7 +189,7 @@ describe("spec 5 authentication", () => {
   });
 });
 
-describe("spec 4.1 disconnect request", () => {
+describe("the disconnect request (disconnect rules)", () => {
   it("sends DELETE with the JSON input and returns the parsed Report", async () => {
     const after = fullReport({ externalWorkbookPlacements: [] });
     handler = (_req, res) => json(res, 200, after);

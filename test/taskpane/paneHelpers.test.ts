@@ -1,6 +1,6 @@
 /**
  * The pane's small pure helpers: user attribute values, safe links, and where a placement stands
- * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
+ * in the workbook as it is now (disconnect rules 5-7: renamed sheets, recreated tabs).
  */
 import { describe, expect, it } from "vitest";
 import {

@@ -4,7 +4,7 @@
  * Plain state plus `subscribe`/`getSnapshot` for React's `useSyncExternalStore`; no DOM here.
  *
  * Like a real spreadsheet, renaming a sheet keeps its id, and deleting a tab and adding one under the
- * same name gives a new id: that is what spec 4.1 rules 5-7 are about.
+ * same name gives a new id: that is what disconnect rules 5-7 are about.
  */
 import {
   type CellRange,

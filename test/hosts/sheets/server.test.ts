@@ -1,7 +1,7 @@
 /**
  * The built Apps Script server (dist/sheets/Code.js), loaded as Apps Script loads it and driven
  * through its global functions, against scripted UrlFetchApp answers: the exact requests it sends
- * and what the user reads (spec 4.1, 4.2, 5).
+ * and what the user reads (platform-api.md: the disconnect, chat and auth rules).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -523,7 +523,7 @@ describe("Disconnect report here (add-on menu)", () => {
     const del = world.requests[1]!;
     expect(del.headers.Authorization).toBe(`Bearer ${API_KEY}`);
     expect(del.contentType).toBe("application/json");
-    // Spec 4.1 rule 1: a placement with an id is addressed by it alone.
+    // Disconnect rule 1: a placement with an id is addressed by it alone.
     expect(JSON.parse(del.payload!)).toEqual({ placementId: "plc-42-a" });
     expect(world.toasts).toEqual([
       {
