@@ -52,7 +52,7 @@ export interface AgentChatOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export interface AskOptions {
+interface AskOptions {
   signal?: AbortSignal;
   /** Called as each line arrives, with the message as merged so far and all messages so far. */
   onMessage?: (message: MergedChatMessage, all: readonly MergedChatMessage[]) => void;

@@ -37,7 +37,7 @@ export interface PlatformClientOptions extends PlatformClientConfig {
   random?: () => number;
 }
 
-export interface ListReportsOptions {
+interface ListReportsOptions {
   externalWorkbookId?: string;
   search?: string;
   /** Page size asked of the service (default 100). */

@@ -93,7 +93,7 @@ export function readHttpResponse<T>(
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "DELETE", "PUT"]);
 
 /** Whether an error is worth another try: network failures, time-outs, 408, 429 and 5xx. */
-export function isTransient(error: PlatformError): boolean {
+function isTransient(error: PlatformError): boolean {
   return (
     error.kind === "network" ||
     error.kind === "timeout" ||

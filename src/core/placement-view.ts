@@ -57,7 +57,7 @@ export function replaceReport(reports: readonly Report[], updated: Report): Repo
   return reports.map((r) => (r.id === updated.id && r.deploymentId === updated.deploymentId ? updated : r));
 }
 
-export const SYNC_STATUS_LABELS: Record<PlacementSyncStatus, string> = {
+const SYNC_STATUS_LABELS: Record<PlacementSyncStatus, string> = {
   UP_TO_DATE: "Up to date",
   CHANGED: "Out of date",
   UNKNOWN: "Unknown",

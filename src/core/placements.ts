@@ -119,7 +119,7 @@ interface WorkbookIndex<P> {
   byName: Map<string, SheetIndex<P>>;
 }
 
-export interface PlacementIndex<P extends ReportPlacement> {
+interface PlacementIndex<P extends ReportPlacement> {
   /** The placement covering `at.cell`, or undefined. */
   at(at: PlacementAt): P | undefined;
 }
@@ -170,7 +170,7 @@ function finish<P>(map: Map<string, Entry<P>[]>): Map<string, SheetIndex<P>> {
 }
 
 /** Builds the lookup index over a list of placements. */
-export function createPlacementIndex<P extends ReportPlacement>(placements: readonly P[]): PlacementIndex<P> {
+function createPlacementIndex<P extends ReportPlacement>(placements: readonly P[]): PlacementIndex<P> {
   const raw = new Map<
     string,
     {

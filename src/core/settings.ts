@@ -69,7 +69,7 @@ export interface SettingsPatch {
 }
 
 /** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
-export const SettingsPatchSchema = z.object({
+const SettingsPatchSchema = z.object({
   tenantUrl: z.optional(z.string()),
   deploymentId: z.optional(z.nullable(z.number())),
   chatUrl: z.optional(z.string()),
@@ -109,7 +109,7 @@ const SETTINGS_FIELDS: Record<SettingsField, true> = {
  * have the types above. Throws a `bad-request` naming the field; never echoes a value (it may be a
  * secret).
  */
-export function parseSettingsPatch(patch: unknown): SettingsPatch {
+function parseSettingsPatch(patch: unknown): SettingsPatch {
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
   }
@@ -130,7 +130,7 @@ export function parseSettingsPatch(patch: unknown): SettingsPatch {
 export const EMPTY_SETTINGS: StoredSettings = StoredSettingsSchema.parse({});
 
 /** `https://host:port` of a URL; "" for none or one that cannot be read. */
-export function originOf(url: string): string {
+function originOf(url: string): string {
   if (!url) return "";
   try {
     return new URL(url).origin;

@@ -11,7 +11,7 @@ import type { Thread } from "./chat-threads.js";
 import { planAnswer, splitIntoPieces, type Topic } from "./scripted-agent.js";
 
 /** Delay between pieces of a `trigger:slow` stream. */
-export const SLOW_DELAY_MS = 1500;
+const SLOW_DELAY_MS = 1500;
 
 /** One step of a run: after `delay` ms, send a line (an object, or raw text for the malformed line). */
 export interface Step {

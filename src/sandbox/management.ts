@@ -7,8 +7,8 @@ import { DisconnectInputSchema, type Report } from "../core/schema.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 100;
 
 /** A path segment that must be a whole number (deploymentId, reportId). */
 export function pathId(text: string, name: string): number {

@@ -34,7 +34,7 @@ const AgentSeed = z.strictObject({
   apiKeys: z.array(z.string().min(1)),
 });
 
-export const SeedSchema = z
+const SeedSchema = z
   .strictObject({
     deployments: z.array(DeploymentSeed),
     users: z.array(UserSeed).default([]),
@@ -122,7 +122,7 @@ export class SeedError extends Error {
 }
 
 /** `["reports", 3, "publicId"]` -> `reports[3].publicId`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
+function formatFieldPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;

@@ -51,7 +51,7 @@ export interface FetchAnswer {
 
 export type FetchHandler = (request: FetchedRequest) => FetchAnswer;
 
-export interface FakeSheet {
+interface FakeSheet {
   id: number;
   name: string;
   /** The active cell on this sheet ("B2"). */
@@ -69,13 +69,13 @@ export interface WorldOptions {
 
 type Store = Map<string, string>;
 
-export interface PropertyAccess {
+interface PropertyAccess {
   store: "user" | "document" | "script";
   op: "get" | "set" | "delete" | "keys";
   key?: string;
 }
 
-export interface SidebarShown {
+interface SidebarShown {
   file: string;
   title: string | null;
   width: number | null;

@@ -3,7 +3,6 @@
  * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
  */
 import { act } from "react";
-import type { ChatMessage } from "../../src/core/chat-messages.js";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { applyDisconnect } from "../../src/core/placements.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
@@ -19,7 +18,6 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
-import { mountTaskPane } from "../../taskpane/mount.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -43,9 +41,9 @@ if (typeof window !== "undefined") {
 }
 
 export const WORKBOOK_ID = "wb-1";
-export const SALES_ID = "sheet-sales";
-export const REGIONS_ID = "sheet-regions";
-export const PIPELINE_ID = "sheet-pipeline-new";
+const SALES_ID = "sheet-sales";
+const REGIONS_ID = "sheet-regions";
+const PIPELINE_ID = "sheet-pipeline-new";
 
 export const SHEETS: SheetInfo[] = [
   { id: SALES_ID, name: "Sales" },
@@ -72,7 +70,7 @@ export function report(id: number, name: string, placements: ReportPlacement[]):
 }
 
 const HOUR = 3600_000;
-export function hoursAgo(h: number): string {
+function hoursAgo(h: number): string {
   return new Date(Date.now() - h * HOUR).toISOString();
 }
 
@@ -348,23 +346,6 @@ export interface Rendered {
   unmount(): void;
 }
 
-export async function renderPane(host: SpreadsheetHost): Promise<Rendered> {
-  const container = document.createElement("div");
-  document.body.append(container);
-  let unmount: () => void = () => {};
-  await act(async () => {
-    unmount = mountTaskPane(container, host);
-  });
-  await settle();
-  return {
-    container,
-    unmount: () => {
-      act(() => unmount());
-      container.remove();
-    },
-  };
-}
-
 export function buttonByName(root: ParentNode, name: string): HTMLButtonElement {
   const found = [...root.querySelectorAll("button")].find(
     (b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name,
@@ -405,8 +386,6 @@ export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
 }
-
-export type { ChatMessage };
 
 /** Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error. */
 export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void> {

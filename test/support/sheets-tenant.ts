@@ -21,7 +21,7 @@ export const CHAT_URL = "https://ai.reporting.example/api/v1/public/acme/agents/
 export const API_KEY = "sk-live-4f9a1c2b7e";
 export const AGENT_KEY = "ak-live-88d1e0c3aa";
 export const SCIM_TOKEN = "scim-live-01b2c3d4e5";
-export const SECRETS = [API_KEY, AGENT_KEY, SCIM_TOKEN];
+const SECRETS = [API_KEY, AGENT_KEY, SCIM_TOKEN];
 /** Where the menu's "Disconnect report here" counts its changes: the user's properties, per spreadsheet. */
 export const EDITS_KEY = `reportingPlatform.edits.${SPREADSHEET_ID}`;
 /** Each setting is one user property: `reportingPlatform.settings.<field>`. */
@@ -32,9 +32,9 @@ export const SHEETS = [
   { id: 123456789, name: "Q1 Sales", cell: "C5" },
 ];
 
-export const owner = { id: 11, email: "ann.lee@example.com", firstName: "Ann", picture: null };
+const owner = { id: 11, email: "ann.lee@example.com", firstName: "Ann", picture: null };
 
-export function report(id: number, name: string, placements: Record<string, unknown>[]) {
+function report(id: number, name: string, placements: Record<string, unknown>[]) {
   return {
     id,
     publicId: `rep${String(id).padStart(9, "0")}`,
