@@ -352,7 +352,7 @@ export class PreviewWorkbook {
 
   /**
    * Deletes a tab and adds a new one under the same name in the same place: a new sheet id, empty
-   * cells. Placements stored with the old id now find the sheet by name only (rule 7).
+   * cells. Placements stored with the old id now find the sheet by name only (disconnect rule 7).
    */
   recreateSheet(sheetId: string): PreviewSheet | null {
     const { sheets, values, activeSheetId } = this.#snapshot;
