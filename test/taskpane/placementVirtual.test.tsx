@@ -105,11 +105,14 @@ function manyPlacements(n: number): FakeHost {
 
 const rows = () => [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
 const scroller = () => document.querySelector<HTMLElement>("[data-placement-scroller]") as HTMLElement;
+/** The long list's code is a chunk of its own (VirtualRows.tsx): its rows come once it has loaded. */
+const longListShown = () => waitFor(() => expect(scroller()).not.toBeNull());
 
 describe("a long placement list", () => {
   it("renders a bounded number of its 20,000 rows, and others as it scrolls", async () => {
     view = await renderPane(manyPlacements(N));
     expect(view.container.textContent).toContain(String(N)); // the count by the heading
+    await longListShown();
     const first = rows();
     expect(first.length).toBeGreaterThan(0);
     expect(first.length).toBeLessThan(40);
@@ -129,6 +132,7 @@ describe("a long placement list", () => {
   it("selects a row's range in the workbook after scrolling to it", async () => {
     const host = manyPlacements(N);
     view = await renderPane(host);
+    await longListShown();
     await act(async () => scrollRegion(scroller(), 5000 * (ROW + 4)));
     await settle();
     const row = rows()[3] as HTMLLIElement;
@@ -140,6 +144,7 @@ describe("a long placement list", () => {
 
   it("moves focus between rows with the arrow keys, End reaching the last row of 20,000", async () => {
     view = await renderPane(manyPlacements(N));
+    await longListShown();
     const first = rows()[0]?.querySelector("button") as HTMLButtonElement;
     first.focus();
     const press = (key: string) =>
