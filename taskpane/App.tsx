@@ -7,14 +7,7 @@ import {
   Badge,
   Button,
   Caption1,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
   makeStyles,
-  Skeleton,
-  SkeletonItem,
-  Spinner,
   Subtitle2,
   Text,
   tokens,
@@ -35,6 +28,17 @@ import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/host
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage } from "./errorMessage.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import {
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Skeleton,
+  SkeletonItem,
+  Spinner,
+  usePrefetchWhenShown,
+} from "./lazy.js";
 import type { QueuedNotice } from "./PaneToaster.js";
 import { PlacementList, placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
 import { isConnected, type Notice, type PaneState, usePaneState } from "./usePaneState.js";
@@ -155,6 +159,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
     setNotices((queue) => queue.filter((q) => !ids.includes(q.id)));
   }, []);
   const state = usePaneState(host, notify);
+  usePrefetchWhenShown(state.phase !== "loading");
   const [settingsOpen, setSettingsOpen] = useState(false);
   const firstRun = state.phase === "needs-settings";
   const showSettings = settingsOpen || firstRun;
