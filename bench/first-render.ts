@@ -10,7 +10,7 @@
  */
 
 import { demoSeed } from "../src/sandbox/demo.js";
-import { launchBrowser } from "../test/e2e/browser.js";
+import { launchBrowser } from "../test/support/browser.js";
 import { median, ms, navigate, servePreview } from "./browser-timing.js";
 import { builds } from "./builds.js";
 import { ratioLine } from "./goal.js";

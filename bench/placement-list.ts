@@ -13,14 +13,14 @@
 
 import type { Page } from "playwright-core";
 import { quoteSheetName } from "../src/core/location.js";
+import { placementKey } from "../src/core/placement-view.js";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
-import { placementKey } from "../src/core/workbook.js";
 import { CONTEXT_COALESCE_MS } from "../src/hosts/preview/host.js";
 import { demoSeed } from "../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";
 import { parseSeed, type Seed } from "../src/sandbox/seed.js";
-import { launchBrowser } from "../test/e2e/browser.js";
-import { makeReport } from "../test/sandbox/fixtures.js";
+import { launchBrowser } from "../test/support/browser.js";
+import { makeReport } from "../test/support/sandbox-fixtures.js";
 import { median, ms, navigate, servePreview } from "./browser-timing.js";
 import { builds } from "./builds.js";
 import { PANE_ITEM } from "./first-render.js";

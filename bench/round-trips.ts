@@ -2,7 +2,7 @@
  * Host round trips per user action, counted through the mocks the host tests use (budget,
  * design.md: one):
  * - Excel: `context.sync()` calls per selection change (createExcelHost over the office-addin-mock
- *   workbook of test/hosts/excel/excel-mock.ts, real timers, the host's own settle delay);
+ *   workbook of test/support/excel-mock.ts, real timers, the host's own settle delay);
  * - Google Sheets: `google.script.run` calls per refresh, per disconnect and per "select it"
  *   (createSheetsHost over the real bridge and a counting google.script.run).
  * The pane adds no host call of its own on a selection change, a refresh or a disconnect (it calls
@@ -14,8 +14,8 @@ import { createExcelHost } from "../src/hosts/excel/host.js";
 import type { ActiveContext, WorkbookSnapshot } from "../src/hosts/host.js";
 import { createBridge } from "../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../src/hosts/sheets/host.js";
-import { createExcelMock } from "../test/hosts/excel/excel-mock.js";
-import { fakeScriptRun } from "../test/hosts/sheets/fake-script-run.js";
+import { createExcelMock } from "../test/support/excel-mock.js";
+import { fakeScriptRun } from "../test/support/fake-script-run.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";

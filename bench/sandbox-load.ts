@@ -8,7 +8,7 @@ import { createPlatformClient } from "../src/core/client.js";
 import { placementsOf } from "../src/core/placements.js";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
 import { fetchTransport } from "../src/core/transport.js";
-import { spawnSandbox } from "../test/sandbox/spawn-sandbox.js";
+import { spawnSandbox } from "../test/support/spawn-sandbox.js";
 
 const KEY = "sk-bench-load-0001";
 const REPORTS = 20;

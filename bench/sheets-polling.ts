@@ -13,7 +13,7 @@
 import type { ActiveContext } from "../src/hosts/host.js";
 import { createBridge } from "../src/hosts/sheets/bridge.js";
 import { createSheetsHost, type Timers } from "../src/hosts/sheets/host.js";
-import { fakeScriptRun } from "../test/hosts/sheets/fake-script-run.js";
+import { fakeScriptRun } from "../test/support/fake-script-run.js";
 
 const HOUR_MS = 3_600_000;
 /** Property reads a day on a consumer account (Apps Script quotas). */

@@ -16,14 +16,14 @@ import {
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
-import { describePlacement } from "../src/core/placements.js";
 import {
   locatePlacement,
   type PlacedReport,
   relativeTime,
   reportName,
   sheetNoteText,
-} from "../src/core/workbook.js";
+} from "../src/core/placement-view.js";
+import { describePlacement } from "../src/core/placements.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage } from "./errorMessage.js";

@@ -15,7 +15,6 @@ import {
 } from "@fluentui/react-components";
 import { lazy, memo, Suspense, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
-import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
 import {
   type GroupedPlacement,
   type PlacedReport,
@@ -24,7 +23,8 @@ import {
   reportName,
   sheetNoteText,
   syncStatusLabel,
-} from "../src/core/workbook.js";
+} from "../src/core/placement-view.js";
+import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
 import { MoreIcon } from "./icons.js";
 
 /** At most two lines, then an ellipsis; a word longer than the line breaks rather than overflows. */

@@ -30,7 +30,7 @@ import {
   placementsElsewhereByReport,
   reportKey,
   type SheetGroup,
-} from "../src/core/workbook.js";
+} from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
 import { PlacementItem, type SelectTarget, type VirtualRow } from "./PlacementItem.js";
 import type { Row } from "./VirtualRows.js";

@@ -8,7 +8,7 @@
 import { makeStyles, tokens } from "@fluentui/react-components";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type ReactNode, type RefObject, useEffect, useRef } from "react";
-import type { GroupedPlacement, SheetGroup } from "../src/core/workbook.js";
+import type { GroupedPlacement, SheetGroup } from "../src/core/placement-view.js";
 import { type VirtualRow, virtualRowProps } from "./PlacementItem.js";
 
 export type Row =

@@ -4,19 +4,21 @@
  * core's; this hook only calls the host and keeps the answers.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { isPlatformError } from "../src/core/errors.js";
-import { findPlacementAt, toDisconnectInput } from "../src/core/placements.js";
-import type { DisconnectInput, Report } from "../src/core/schema.js";
 import {
   disconnectMayHaveApplied,
   disconnectOutcomeAfterReload,
   disconnectOutcomeMessage,
+  planDisconnectAt,
+} from "../src/core/disconnect-plan.js";
+import { isPlatformError } from "../src/core/errors.js";
+import {
   type PlacedReport,
   placedReports,
-  planDisconnectAt,
   replaceReport,
   splitByWorkbook,
-} from "../src/core/workbook.js";
+} from "../src/core/placement-view.js";
+import { findPlacementAt, toDisconnectInput } from "../src/core/placements.js";
+import type { DisconnectInput, Report } from "../src/core/schema.js";
 import type { ActiveContext, PublicSettings, SheetInfo, SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
 
@@ -34,10 +36,7 @@ export interface Notice {
   message: string;
 }
 
-export interface Outcome {
-  ok: boolean;
-  message: string;
-}
+export type Outcome = import("../src/hosts/host.js").Outcome;
 
 /** Whether the pane can list reports: a tenant URL and an API key are set. */
 export function isConnected(settings: PublicSettings | null): boolean {

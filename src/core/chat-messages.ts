@@ -103,16 +103,27 @@ export function isFinalAnswerMessage(m: ChatMessage): boolean {
 }
 
 /**
+ * Spec 4.2 rule 2 alone, on merged messages in stream order: the content of the last message that
+ * `isFinalAnswerMessage` accepts, or null. For an answer still streaming, where rule 3's fallback
+ * would show a step of the agent's work as if it were the answer.
+ */
+export function markedFinalAnswer(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (isFinalAnswerMessage(m)) return m.content ?? "";
+  }
+  return null;
+}
+
+/**
  * Spec 4.2 rules 2-3, on merged messages in stream order. Rule 2: the last assistant message whose
  * graphPath is non-empty, starts with "final" and has at most 2 elements gives the answer. Rule 3:
  * failing that, the last assistant message with non-empty content. Null when neither exists (the
  * spec is silent; null tells "no answer" apart from an empty one).
  */
 export function finalAnswer(messages: readonly ChatMessage[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as ChatMessage;
-    if (isFinalAnswerMessage(m)) return m.content ?? "";
-  }
+  const marked = markedFinalAnswer(messages);
+  if (marked !== null) return marked;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as ChatMessage;
     if (m.role === "assistant" && typeof m.content === "string" && m.content.length > 0) return m.content;

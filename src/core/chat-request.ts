@@ -29,11 +29,25 @@ import {
   MAX_CHAT_LINE_CHARS,
   MAX_CHAT_STREAM_BYTES,
 } from "./limits.js";
+import { missingSetting } from "./messages.js";
 import { type ChatRequest, ChatRequestSchema, type SessionSettings } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
 
-const CHAT_PATH_SUFFIX = "/chat/stream-chat-state";
-const ABORT_PATH_SUFFIX = "/chat/abort";
+/** How an agent's chat URL ends (platform-api.md); the abort URL is its `/chat/abort` sibling. */
+export const CHAT_PATH = "/chat/stream-chat-state";
+const ABORT_PATH = "/chat/abort";
+
+/**
+ * The abort URL that belongs to a chat URL: the same agent, `/chat/abort` in place of the chat
+ * path, the query kept. A URL not ending in the chat path is returned as it is.
+ */
+export function abortUrlOf(chatUrl: string): string {
+  const queryAt = chatUrl.search(/[?#]/);
+  const path = queryAt >= 0 ? chatUrl.slice(0, queryAt) : chatUrl;
+  const rest = queryAt >= 0 ? chatUrl.slice(queryAt) : "";
+  if (!path.endsWith(CHAT_PATH)) return chatUrl;
+  return `${path.slice(0, -CHAT_PATH.length)}${ABORT_PATH}${rest}`;
+}
 export const DEFAULT_RETRY_DELAYS_MS = [300, 1000] as const;
 /** platform-api.md: at most 2 retries for the chat POST. */
 const MAX_RETRIES = 2;
@@ -130,15 +144,16 @@ export interface AgentAnswer {
 
 /** The checked chat URL: spec 5 rule 1 (HTTPS only) and the agent chat path. */
 function chatUrlOf(chatUrl: string, apiKey: string): URL {
-  const url = requireSecureUrl(chatUrl, "The agent chat URL");
+  const url = requireSecureUrl(chatUrl, "The agent chat URL", "chatUrl");
   // Sending "Api-Key " with nothing after it would only earn a 401 with a vaguer message.
   if (!apiKey.trim()) {
-    throw new PlatformError("unauthorized", "No agent API key is set. Paste one in Settings.");
+    throw missingSetting("agentApiKey");
   }
-  if (!url.pathname.endsWith(CHAT_PATH_SUFFIX)) {
+  if (!url.pathname.endsWith(CHAT_PATH)) {
     throw new PlatformError(
       "bad-request",
-      `The agent chat URL must end in ${CHAT_PATH_SUFFIX}. Copy it from the agent's settings in the Reporting Platform.`,
+      `The agent chat URL must end in ${CHAT_PATH}. Copy it from the agent's settings in the Reporting Platform.`,
+      { field: "chatUrl" },
     );
   }
   return url;
@@ -241,8 +256,7 @@ export function abortRequestOf(
   chatId: string,
   sessionSettings: SessionSettings | undefined,
 ): { url: URL; request: ChatHttpRequest } {
-  const url = new URL(chatUrlOf(options.chatUrl, options.apiKey).href);
-  url.pathname = url.pathname.slice(0, -CHAT_PATH_SUFFIX.length) + ABORT_PATH_SUFFIX;
+  const url = new URL(abortUrlOf(chatUrlOf(options.chatUrl, options.apiKey).href));
   const settings = normalizeSessionSettings(sessionSettings ?? options.sessionSettings);
   const body = JSON.stringify(settings ? { chatId, sessionSettings: settings } : { chatId });
   return { url, request: { method: "POST", url: url.href, headers: chatHeaders(options.apiKey), body } };

@@ -1,3 +1,5 @@
+import type { SettingsField } from "./messages.js";
+
 /**
  * One error type for everything that goes wrong between the add-in and the service. Its message is
  * written for the person using the add-in: what happened and what to do. It never holds a secret.
@@ -25,6 +27,8 @@ export interface PlatformErrorOptions {
   serviceMessage?: string | null;
   /** Seconds to wait before retrying, from `Retry-After`. */
   retryAfterSeconds?: number | null;
+  /** The Settings field the error is about (a missing or refused setting), if any. */
+  field?: SettingsField | null;
   cause?: unknown;
 }
 
@@ -34,6 +38,8 @@ export class PlatformError extends Error {
   readonly status: number | null;
   readonly serviceMessage: string | null;
   readonly retryAfterSeconds: number | null;
+  /** The Settings field to fix, when one would: the pane opens Settings there. */
+  readonly field: SettingsField | null;
 
   constructor(kind: PlatformErrorKind, message: string, options: PlatformErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -41,6 +47,7 @@ export class PlatformError extends Error {
     this.status = options.status ?? null;
     this.serviceMessage = options.serviceMessage ?? null;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.field = options.field ?? null;
   }
 
   /** A plain object that can cross a postMessage or google.script.run boundary. */
@@ -52,6 +59,7 @@ export class PlatformError extends Error {
       message: this.message,
       serviceMessage: this.serviceMessage,
       retryAfterSeconds: this.retryAfterSeconds,
+      field: this.field,
     };
   }
 
@@ -67,6 +75,8 @@ export interface SerializedPlatformError {
   message: string;
   serviceMessage: string | null;
   retryAfterSeconds: number | null;
+  /** Absent in the JSON of an older server. */
+  field?: SettingsField | null;
 }
 
 export function isPlatformError(e: unknown): e is PlatformError {
@@ -128,6 +138,13 @@ const CREDENTIAL_NAMES = {
   "agent-key": "agent API key",
 } as const;
 
+/** The Settings field that holds each credential: a refused one is replaced there. */
+const CREDENTIAL_FIELDS = {
+  "api-key": "apiKey",
+  "scim-token": "scimToken",
+  "agent-key": "agentApiKey",
+} as const;
+
 function withDetail(text: string, detail: string | null): string {
   return detail ? `${text} The service said: "${detail}".` : text;
 }
@@ -172,7 +189,7 @@ export function errorFromStatus(
         `The ${credential} was refused (401): it is missing, malformed or expired. Paste a new one in Settings.`,
         detail,
       ),
-      opts,
+      { ...opts, field: CREDENTIAL_FIELDS[ctx.credential ?? "api-key"] },
     );
   }
   if (status === 403) {

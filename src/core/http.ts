@@ -3,8 +3,9 @@
  * (HTTPS only), `Authorization: Bearer` (rules 2-3; the SCIM token for the directory, rule 5), the
  * error an answer means, and which failures are retried and after how long.
  */
-import { type ErrorContext, errorFromStatus, invalidResponse, PlatformError } from "./errors.js";
+import { type ErrorContext, errorFromStatus, invalidResponse, type PlatformError } from "./errors.js";
 import { MAX_DELETE_RETRIES } from "./limits.js";
+import { missingSetting } from "./messages.js";
 import type { Operation } from "./operations.js";
 import { type HttpMethod, type HttpRequest, requireSecureUrl } from "./transport.js";
 
@@ -27,7 +28,7 @@ export interface PlatformClientConfig {
 
 /** The tenant's origin, checked: spec 5 rule 1 (HTTPS only; http for loopback). */
 export function tenantOrigin(baseUrl: string): string {
-  const url = requireSecureUrl(baseUrl, "The tenant URL");
+  const url = requireSecureUrl(baseUrl, "The tenant URL", "tenantUrl");
   // A base URL may carry a path prefix (a proxy); keep it, drop a trailing slash.
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
@@ -36,8 +37,7 @@ export function buildHttpRequest(config: PlatformClientConfig, op: Operation<unk
   const origin = tenantOrigin(config.baseUrl);
   const secret = op.credential === "scim-token" ? (config.scimToken ?? config.token) : config.token;
   if (!secret?.trim()) {
-    const which = op.credential === "scim-token" ? "SCIM token" : "API key";
-    throw new PlatformError("unauthorized", `No ${which} is set. Paste one in Settings.`);
+    throw missingSetting(op.credential === "scim-token" ? "scimToken" : "apiKey");
   }
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(op.query ?? {})) if (v !== undefined) params.set(k, String(v));

@@ -9,8 +9,10 @@ export {
   createMessageMerger,
   finalAnswer,
   isControlMessage,
+  isFinalAnswerMessage,
   type MergedChatMessage,
   type MessageMerger,
+  markedFinalAnswer,
   mergeChatMessages,
   SUSPENDED_ID,
   sortChatMessages,
@@ -18,6 +20,8 @@ export {
 export {
   type AgentAnswer,
   type AskRequest,
+  abortUrlOf,
+  CHAT_PATH,
   type IncompleteAnswer,
   type IncompleteReason,
   newMessageId,
@@ -25,16 +29,18 @@ export {
 } from "./chat-request.js";
 export * from "./client.js";
 export * from "./directory.js";
+export * from "./disconnect-plan.js";
 export * from "./display.js";
 export * from "./domains.js";
 export * from "./errors.js";
 export * from "./http.js";
 export * from "./limits.js";
 export * from "./location.js";
+export * from "./messages.js";
 export * from "./ndjson.js";
 export * from "./operations.js";
+export * from "./placement-view.js";
 export * from "./placements.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";
-export * from "./workbook.js";

@@ -9,7 +9,9 @@
  * is never used (spec 5 rule 8: keys are to be stored securely).
  */
 import { z } from "zod/mini";
+import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
+import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
 
@@ -93,6 +95,15 @@ const FIELD_NAMES: Record<string, string> = {
   confirmChatUrl: "The chat URL confirmation",
 };
 
+const SETTINGS_FIELDS: Record<SettingsField, true> = {
+  tenantUrl: true,
+  apiKey: true,
+  scimToken: true,
+  deploymentId: true,
+  chatUrl: true,
+  agentApiKey: true,
+};
+
 /**
  * Checks a patch that crossed a boundary (google.script.run, postMessage): an object whose fields
  * have the types above. Throws a `bad-request` naming the field; never echoes a value (it may be a
@@ -111,7 +122,9 @@ export function parseSettingsPatch(patch: unknown): SettingsPatch {
   const name = FIELD_NAMES[field] ?? "A setting";
   const kind =
     field === "deploymentId" ? "a number or nothing" : field === "confirmChatUrl" ? "yes or no" : "text";
-  throw new PlatformError("bad-request", `${name} must be ${kind}. Check Settings and save again.`);
+  throw new PlatformError("bad-request", `${name} must be ${kind}. Check Settings and save again.`, {
+    field: field in SETTINGS_FIELDS ? (field as SettingsField) : null,
+  });
 }
 
 export const EMPTY_SETTINGS: StoredSettings = StoredSettingsSchema.parse({});
@@ -192,17 +205,18 @@ export function managementAccess(settings: StoredSettings): {
   scimToken?: string;
 } {
   if (!settings.tenantUrl) {
-    throw new PlatformError("bad-request", "No tenant URL is set. Open Settings and enter it.");
+    throw missingSetting("tenantUrl");
   }
   if (!settings.apiKey) {
-    throw new PlatformError("unauthorized", "No API key is set. Open Settings and paste one.");
+    throw missingSetting("apiKey");
   }
   // Spec 5 rule 1 first: an insecure URL is named as such, whatever key is stored.
-  const origin = requireSecureUrl(settings.tenantUrl, "The tenant URL").origin;
+  const origin = requireSecureUrl(settings.tenantUrl, "The tenant URL", "tenantUrl").origin;
   if (!boundTo(settings.apiKey, settings.apiKeyFor, settings.tenantUrl)) {
     throw new PlatformError(
       "unauthorized",
       `The tenant changed: paste the API key for ${origin} in Settings. The key saved for another tenant is not sent here.`,
+      { field: "apiKey" },
     );
   }
   const scim = boundTo(settings.scimToken, settings.scimTokenFor, settings.tenantUrl);
@@ -213,27 +227,46 @@ export function managementAccess(settings: StoredSettings): {
   };
 }
 
+/** The management API's access for the SCIM directory: as `managementAccess`, and a SCIM token saved for this tenant. */
+export function directoryAccess(settings: StoredSettings): {
+  baseUrl: string;
+  token: string;
+  scimToken: string;
+} {
+  const access = managementAccess(settings);
+  if (!access.scimToken) throw missingSetting("scimToken");
+  return { ...access, scimToken: access.scimToken };
+}
+
+/** The deployment picked in Settings, or the error that says to pick one. */
+export function pickedDeployment(settings: StoredSettings): number {
+  if (settings.deploymentId == null) throw missingSetting("deploymentId");
+  return settings.deploymentId;
+}
+
 /** The agent chat's URL and key from the settings, or the error that says which one to fill in. */
 export function agentChatSettings(
   settings: StoredSettings,
   belongs: ChatUrlCheck,
 ): { chatUrl: string; apiKey: string } {
   if (!settings.chatUrl) {
-    throw new PlatformError("bad-request", "No agent chat URL is set. Open Settings and paste it.");
+    throw missingSetting("chatUrl");
   }
   if (!settings.agentApiKey) {
-    throw new PlatformError("unauthorized", "No agent API key is set. Open Settings and paste one.");
+    throw missingSetting("agentApiKey");
   }
   if (!chatUrlAllowed(settings, belongs)) {
     throw new PlatformError(
       "insecure-url",
       `The agent chat URL (${originOf(settings.chatUrl) || "not readable"}) is not on the tenant's domain and was not confirmed. Open Settings, check it, and confirm it if you trust it.`,
+      { field: "chatUrl" },
     );
   }
   if (!boundTo(settings.agentApiKey, settings.agentApiKeyFor, settings.chatUrl)) {
     throw new PlatformError(
       "unauthorized",
       `The agent chat URL changed: paste the agent API key for ${originOf(settings.chatUrl)} in Settings.`,
+      { field: "agentApiKey" },
     );
   }
   return { chatUrl: settings.chatUrl, apiKey: settings.agentApiKey };
@@ -285,7 +318,7 @@ export function mergeSettings(
   const tenantUrl = trimmed(patch.tenantUrl);
   if (tenantUrl !== undefined) {
     if (tenantUrl !== "") {
-      const url = requireSecureUrl(tenantUrl, "The tenant URL");
+      const url = requireSecureUrl(tenantUrl, "The tenant URL", "tenantUrl");
       next.tenantUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
     } else next.tenantUrl = "";
   }
@@ -294,7 +327,9 @@ export function mergeSettings(
       patch.deploymentId !== null &&
       (!Number.isSafeInteger(patch.deploymentId) || patch.deploymentId < 0)
     ) {
-      throw new PlatformError("bad-request", "The deployment must be picked from the list.");
+      throw new PlatformError("bad-request", "The deployment must be picked from the list.", {
+        field: "deploymentId",
+      });
     }
     next.deploymentId = patch.deploymentId;
   }
@@ -303,11 +338,12 @@ export function mergeSettings(
   if (next.chatUrl === "") next.chatUrlConfirmed = "";
   const chatTouched = chatUrl !== undefined || tenantUrl !== undefined || patch.confirmChatUrl !== undefined;
   if (next.chatUrl !== "" && chatTouched) {
-    const url = requireSecureUrl(next.chatUrl, "The agent chat URL");
-    if (!url.pathname.endsWith("/chat/stream-chat-state")) {
+    const url = requireSecureUrl(next.chatUrl, "The agent chat URL", "chatUrl");
+    if (!url.pathname.endsWith(CHAT_PATH)) {
       throw new PlatformError(
         "bad-request",
-        "The agent chat URL must end in /chat/stream-chat-state: copy it from the agent's settings.",
+        `The agent chat URL must end in ${CHAT_PATH}: copy it from the agent's settings.`,
+        { field: "chatUrl" },
       );
     }
     next.chatUrl = url.toString();
@@ -319,6 +355,7 @@ export function mergeSettings(
         next.tenantUrl
           ? `The agent chat URL (${url.host}) is not part of the tenant ${new URL(next.tenantUrl).host}. Use the chat URL of an agent of this tenant, or confirm that you trust ${url.host}.`
           : `No tenant URL is set, so the agent chat URL (${url.host}) cannot be checked. Enter the tenant URL, or confirm that you trust ${url.host}.`,
+        { field: "chatUrl" },
       );
     }
   }

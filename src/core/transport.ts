@@ -5,6 +5,7 @@
  */
 import { PlatformError, redirectNotFollowed } from "./errors.js";
 import { formatBytes } from "./limits.js";
+import type { SettingsField } from "./messages.js";
 
 export type HttpMethod = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
 
@@ -140,7 +141,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * Spec 5 rule 1, only HTTPS: returns the parsed URL or throws `insecure-url` before anything is
  * sent. Plain http is allowed for loopback hosts only, which the local sandbox uses.
  */
-export function requireSecureUrl(url: string, what = "The service URL"): URL {
+export function requireSecureUrl(url: string, what = "The service URL", field?: SettingsField): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -148,15 +149,19 @@ export function requireSecureUrl(url: string, what = "The service URL"): URL {
     throw new PlatformError(
       "insecure-url",
       `${what} is not a valid address. Enter it as https://your-tenant.example.com.`,
+      { field },
     );
   }
   if (parsed.username || parsed.password) {
-    throw new PlatformError("insecure-url", `${what} must not carry a user name or password. Remove them.`);
+    throw new PlatformError("insecure-url", `${what} must not carry a user name or password. Remove them.`, {
+      field,
+    });
   }
   if (parsed.protocol === "https:") return parsed;
   if (parsed.protocol === "http:" && isLoopbackHost(parsed.hostname)) return parsed;
   throw new PlatformError(
     "insecure-url",
     `${what} must use https:// (got ${parsed.protocol}//${parsed.host}). Only the local sandbox on this computer may use http://.`,
+    { field },
   );
 }

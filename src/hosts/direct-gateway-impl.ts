@@ -7,12 +7,13 @@ import { z } from "zod/mini";
 import type { RandomBytes } from "../core/chat-request.js";
 import { createPlatformClient, type PlatformClient } from "../core/client.js";
 import { toDirectoryUserPage } from "../core/directory.js";
-import { PlatformError } from "../core/errors.js";
 import {
   agentChatSettings,
   type ChatUrlCheck,
+  directoryAccess,
   managementAccess,
   mergeSettings,
+  pickedDeployment,
   readStoredSettings,
   type SettingsPatch,
   type StoredSettings,
@@ -76,13 +77,6 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     };
   }
 
-  function requireDeployment(settings: StoredSettings): number {
-    if (settings.deploymentId == null) {
-      throw new PlatformError("bad-request", "No deployment is picked. Open Settings and choose one.");
-    }
-    return settings.deploymentId;
-  }
-
   async function agent() {
     const settings = await load();
     // The chat client (NDJSON, answers, limits) loads with the first question, like the chat's UI.
@@ -109,7 +103,7 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     async listWorkbookReports(workbookId) {
       const { client: c, settings } = await client();
       const problems: string[] = [];
-      const reports = await c.listReports(requireDeployment(settings), {
+      const reports = await c.listReports(pickedDeployment(settings), {
         externalWorkbookId: workbookId,
         onProblem: (p) => problems.push(p),
       });
@@ -120,11 +114,7 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     },
     async listScimUsers({ count, startIndex }): Promise<ScimUserPage> {
       const { client: c, settings } = await client();
-      if (!managementAccess(settings).scimToken)
-        throw new PlatformError(
-          "unauthorized",
-          "No SCIM token is set for this tenant. Open Settings and paste one.",
-        );
+      directoryAccess(settings);
       const page = await c.listScimUsers({ count, startIndex });
       return toDirectoryUserPage(page, startIndex);
     },

@@ -10,11 +10,19 @@
 import type { ChatMessage } from "../core/chat-messages.js";
 import type { AgentAnswer } from "../core/chat-request.js";
 import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
+import type { Outcome } from "../core/messages.js";
+import type { SheetRef } from "../core/placement-view.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
-import type { SheetRef } from "../core/workbook.js";
 
-export type { DirectoryUser, DirectoryUserPage, PublicSettings, SettingsPatch };
+export type { DirectoryUser, DirectoryUserPage, Outcome, PublicSettings, SettingsPatch };
+
+/** A range to select: the sheet by its id (else by name: a tab may have been renamed) and A1 ("B2:F20"). */
+export interface RangeTarget {
+  sheetId: string | null;
+  sheetName: string;
+  range: string;
+}
 
 /** Where the user is. */
 export interface ActiveContext {
@@ -74,7 +82,7 @@ export interface HostCommand {
   type: "disconnect-here";
   context: ActiveContext;
   /** Resolve when the pane has handled the command; the host then reports or completes. */
-  done(outcome: { ok: boolean; message: string }): void;
+  done(outcome: Outcome): void;
 }
 
 /** A per-user key-value store that never travels with the document. */
@@ -115,7 +123,7 @@ export interface SpreadsheetHost {
    */
   onWorkbookChanged?(listener: () => void): () => void;
   /** Activates the sheet and selects the range ("B2:F20"). */
-  selectRange(target: { sheetId: string | null; sheetName: string; range: string }): Promise<void>;
+  selectRange(target: RangeTarget): Promise<void>;
   /** Commands from outside the pane. Returns the function that unsubscribes. */
   onCommand(listener: (command: HostCommand) => void): () => void;
   /** The host's theme, and changes to it. */

@@ -10,8 +10,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devCertificate } from "../../src/addin-server/dev-certs.js";
 import { OFFICE_FRAME_ANCESTORS } from "../../src/addin-server/security-headers.js";
-import { type SpawnedSandbox, spawnSandbox } from "../sandbox/spawn-sandbox.js";
-import { runAddinServer, type SpawnedAddinServer, spawnAddinServer } from "./spawn-addin-server.js";
+import { runAddinServer, type SpawnedAddinServer, spawnAddinServer } from "../support/spawn-addin-server.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;
 let server: SpawnedAddinServer;

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   agentChatSettings,
   chatUrlBelongsToTenant,
+  directoryAccess,
   EMPTY_SETTINGS,
   managementAccess,
   mergeSettings,
+  pickedDeployment,
   readStoredSettings,
   secretsClearedNotice,
   toPublicSettings,
@@ -265,5 +267,43 @@ describe("settings arguments of the wrong type (a sidebar can send anything)", (
       return;
     }
     throw new Error("expected a refusal");
+  });
+});
+
+describe("preconditions every host checks the same way", () => {
+  const TENANT = "https://acme.example.com";
+  const connected = { ...EMPTY_SETTINGS, tenantUrl: TENANT, apiKey: "sk-1", apiKeyFor: TENANT };
+
+  it("the picked deployment, or the error that says to pick one", () => {
+    expect(pickedDeployment({ ...connected, deploymentId: 0 })).toBe(0);
+    expect(() => pickedDeployment(connected)).toThrow(
+      expect.objectContaining({
+        kind: "bad-request",
+        field: "deploymentId",
+        message: "No deployment is picked. Open Settings and choose one.",
+      }),
+    );
+  });
+
+  it("the directory's access needs a SCIM token saved for this tenant", () => {
+    expect(directoryAccess({ ...connected, scimToken: "scim-1", scimTokenFor: TENANT })).toEqual({
+      baseUrl: TENANT,
+      token: "sk-1",
+      scimToken: "scim-1",
+    });
+    for (const settings of [
+      connected,
+      { ...connected, scimToken: "scim-1", scimTokenFor: "https://other.example" },
+    ]) {
+      expect(() => directoryAccess(settings)).toThrow(
+        expect.objectContaining({
+          kind: "unauthorized",
+          field: "scimToken",
+          message: "No SCIM token is set for this tenant. Open Settings and paste one.",
+        }),
+      );
+    }
+    // The management API's own preconditions come first.
+    expect(() => directoryAccess(EMPTY_SETTINGS)).toThrow(expect.objectContaining({ field: "tenantUrl" }));
   });
 });

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { cell, type E2eSession, paneOf, startSession, waitForPlacements } from "./browser.js";
+import { cell, type E2eSession, paneOf, startSession, waitForPlacements } from "../support/browser.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 

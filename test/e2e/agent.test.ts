@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { type E2eSession, paneOf, startSession, waitForPlacements } from "./browser.js";
+import { type E2eSession, paneOf, startSession, waitForPlacements } from "../support/browser.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -7,7 +7,14 @@
 import type { Page, Request, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DEMO_API_KEY } from "../../src/sandbox/demo.js";
-import { cell, type E2eSession, paneOf, placementItem, startSession, waitForPlacements } from "./browser.js";
+import {
+  cell,
+  type E2eSession,
+  paneOf,
+  placementItem,
+  startSession,
+  waitForPlacements,
+} from "../support/browser.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -5,7 +5,14 @@
  */
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { cell, type E2eSession, paneOf, placementItem, startSession, waitForPlacements } from "./browser.js";
+import {
+  cell,
+  type E2eSession,
+  paneOf,
+  placementItem,
+  startSession,
+  waitForPlacements,
+} from "../support/browser.js";
 
 // Each flow loads the page at least once; Vite's dev server and a busy machine make that seconds.
 vi.setConfig({ testTimeout: 60_000 });

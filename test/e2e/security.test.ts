@@ -6,8 +6,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { demoSeed } from "../../src/sandbox/demo.js";
-import { attemptInjection, cspOf, cspTagCount, cspViolations, recordCspViolations } from "../hosts/csp.js";
-import { type E2eSession, paneOf, startSession, waitForPlacements } from "./browser.js";
+import { type E2eSession, paneOf, startSession, waitForPlacements } from "../support/browser.js";
+import { attemptInjection, cspOf, cspTagCount, cspViolations, recordCspViolations } from "../support/csp.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -6,7 +6,14 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { cell, type E2eSession, paneOf, placementItem, startSession, waitForPlacements } from "./browser.js";
+import {
+  cell,
+  type E2eSession,
+  paneOf,
+  placementItem,
+  startSession,
+  waitForPlacements,
+} from "../support/browser.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 

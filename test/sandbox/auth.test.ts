@@ -11,8 +11,8 @@ import {
   SCIM_TOKEN,
   SCOPED_KEY,
   seedWith,
-} from "./fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+} from "../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;
 beforeAll(async () => {

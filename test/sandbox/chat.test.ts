@@ -1,7 +1,7 @@
 /** Spec 4.2 and platform-api.md B: the agent chat stream, read raw line by line over loopback HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_KEY, makeReport, placement, seedWith } from "./fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+import { AGENT_KEY, makeReport, placement, seedWith } from "../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
-import { call, makeReport, seedWith } from "./fixtures.js";
-import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "./spawn-sandbox.js";
+import { call, makeReport, seedWith } from "../support/sandbox-fixtures.js";
+import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "../support/spawn-sandbox.js";
 
 const URL_LINE = /^http:\/\/127\.0\.0\.1:\d+\n$/;
 

@@ -16,7 +16,7 @@ import {
 import { fetchTransport } from "../../src/core/transport.js";
 import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import {
   reportPath,
   seedWith,
   WB,
-} from "./fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+} from "../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 const reports: Report[] = [
   // Rule 1

@@ -11,8 +11,8 @@ import {
   reportPath,
   seedWith,
   WB,
-} from "./fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+} from "../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 const names = ["Revenue by Region", "Churn", "revenue by country", "Margin", "Pipeline"];
 const many: Report[] = Array.from({ length: 130 }, (_, i) =>

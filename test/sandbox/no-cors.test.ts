@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../src/sandbox/demo.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;
 let withCors: SpawnedSandbox;

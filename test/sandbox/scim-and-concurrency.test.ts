@@ -10,8 +10,8 @@ import {
   SCIM_TOKEN,
   seedWith,
   WB,
-} from "./fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+} from "../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
 const users = Array.from({ length: 7 }, (_, i) => ({
   id: 100 + i,

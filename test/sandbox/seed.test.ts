@@ -1,7 +1,7 @@
 /** The seed file's checks: every bad field is named by its path. */
 import { describe, expect, it } from "vitest";
 import { parseSeed, SeedError } from "../../src/sandbox/seed.js";
-import { makeReport, seedWith } from "./fixtures.js";
+import { makeReport, seedWith } from "../support/sandbox-fixtures.js";
 
 function problem(seed: unknown): SeedError {
   try {

@@ -15,7 +15,7 @@ import {
   type Rendered,
   renderPane,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

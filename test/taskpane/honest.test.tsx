@@ -6,7 +6,7 @@
  * tenant change asks for new keys, a chat URL off the tenant's domain needs the user's trust.
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
 import { applyDisconnect } from "../../src/core/placements.js";
@@ -18,26 +18,13 @@ import {
   FakeHost,
   fieldByLabel,
   queryButton,
-  type Rendered,
-  renderPane,
   report,
   settle,
   typeInto,
   WORKBOOK_ID,
   waitFor,
-} from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
-async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  return view.container;
-}
+} from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 const disconnectButton = (root: ParentNode) => buttonByName(root, "Disconnect report here");
 const queryStop = (root: ParentNode) => queryButton(root, "Stop");
@@ -51,7 +38,7 @@ describe("a disconnect whose answer was lost", () => {
       host.reports = host.reports.map((r) => (r === current ? applyDisconnect(current, input).report : r));
       throw new PlatformError("timeout", "The service did not answer within 30 s. Try again.");
     };
-    const root = await open(host);
+    const root = await renderPane(host);
     const loadsBefore = host.calls.loadWorkbook;
     await click(disconnectButton(root));
     await waitFor(() =>
@@ -68,7 +55,7 @@ describe("a disconnect whose answer was lost", () => {
     host.platform.disconnect = async () => {
       throw new PlatformError("network", "Could not reach acme.example.com.");
     };
-    await open(host);
+    await renderPane(host);
     await click(disconnectButton(document.body));
     await waitFor(() =>
       expect(document.body.textContent).toContain(
@@ -80,7 +67,7 @@ describe("a disconnect whose answer was lost", () => {
   it('another report in the answer is not "Disconnected"', async () => {
     const host = new FakeHost({ context: ctx("Sales", "C4") });
     host.platform.disconnect = async () => report(999, "Head count", []);
-    await open(host);
+    await renderPane(host);
     await click(disconnectButton(document.body));
     await waitFor(() =>
       expect(document.body.textContent).toContain("answered with another report (Head count, id 999)"),
@@ -109,7 +96,7 @@ describe("names the service or the workbook supplies", () => {
       ],
     });
     host.sheets = [{ id: "s-evil", name: `${RLO}Summary` }];
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => expect(root.textContent).toContain("Revenue⟨U+202E⟩ 3N"));
     expect(root.textContent).not.toContain(RLO);
     expect(root.textContent).toContain("Placed at '⟨U+202E⟩Summary'!B2:C3");
@@ -133,7 +120,7 @@ describe("the agent's answer", () => {
       },
     };
     const host = new FakeHost({ ask: async () => answer });
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     await typeInto(fieldByLabel(root, "Ask the agent"), "Revenue by region?");
     await click(buttonByName(root, "Send"));
@@ -159,7 +146,7 @@ describe("the agent's answer", () => {
         return { answer: "Second answer", chatId: "c", messageId: "m", messages: [], incomplete: null };
       },
     });
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     await typeInto(fieldByLabel(root, "Ask the agent"), "First?");
     await click(buttonByName(root, "Send"));
@@ -181,7 +168,7 @@ describe("the agent's answer", () => {
         incomplete: null,
       }),
     });
-    const root = await open(host);
+    const root = await renderPane(host);
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     await typeInto(fieldByLabel(root, "Ask the agent"), "Long?");
     await click(buttonByName(root, "Send"));
@@ -194,7 +181,7 @@ describe("the agent's answer", () => {
 
 describe("Settings and secrets", () => {
   async function openSettings(host: FakeHost): Promise<HTMLElement> {
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(buttonByName(root, "Settings"));
     await waitFor(() => fieldByLabel(root, "Tenant URL"));
     return root;

@@ -19,7 +19,7 @@ import {
   settle,
   typeInto,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 let view: Rendered | null = null;
 afterEach(() => {

@@ -3,14 +3,19 @@
  * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
  */
 import { describe, expect, it } from "vitest";
-import { groupBySheet, locatePlacement, placedReports, placementHostLabel } from "../../src/core/workbook.js";
+import {
+  groupBySheet,
+  locatePlacement,
+  placedReports,
+  placementHostLabel,
+} from "../../src/core/placement-view.js";
 import { safeUrl } from "../../taskpane/markdown.js";
 import {
   formatAttributeValue,
   parseAttributeValue,
   rowsToAttributes,
 } from "../../taskpane/userAttributes.js";
-import { demoReports, SHEETS, WORKBOOK_ID } from "./fakeHost.js";
+import { demoReports, SHEETS, WORKBOOK_ID } from "../support/fakeHost.js";
 
 describe("user attribute values", () => {
   it("reads numbers, booleans, comma lists and text", () => {

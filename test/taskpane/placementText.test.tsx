@@ -5,15 +5,9 @@
  * field in their tooltip; the "…" menu's items all have icons; the active cell reads in the UI font.
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
-import { click, ctx, FakeHost, type Rendered, renderPane, report, settle, WORKBOOK_ID } from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
+import { describe, expect, it } from "vitest";
+import { click, ctx, FakeHost, report, settle, WORKBOOK_ID } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 const LONG_NAME =
   "Quarterly revenue by region, product line and sales channel, restated for the 2024 reorganisation";
@@ -56,8 +50,8 @@ function elementWithText(root: Element, text: string): HTMLElement {
 
 describe("long names at 300 px", () => {
   it("a listed placement's name and meta line wrap onto at most two lines, not cut on one", async () => {
-    view = await renderPane(hostWithLongName());
-    const li = longItem(view.container);
+    const root = await renderPane(hostWithLongName());
+    const li = longItem(root);
     const name = elementWithText(li, LONG_NAME);
     expect(getComputedStyle(name).whiteSpace).not.toBe("nowrap");
     expect(getComputedStyle(name).overflow).toBe("hidden");
@@ -69,8 +63,8 @@ describe("long names at 300 px", () => {
   });
 
   it("the row's tooltip carries every field: name, where, status and when refreshed", async () => {
-    view = await renderPane(hostWithLongName());
-    const select = longItem(view.container).querySelector("button") as HTMLButtonElement;
+    const root = await renderPane(hostWithLongName());
+    const select = longItem(root).querySelector("button") as HTMLButtonElement;
     const title = select.getAttribute("title") ?? "";
     expect(title).toContain(LONG_NAME);
     expect(title).toContain("Sales!L2:P40");
@@ -79,8 +73,8 @@ describe("long names at 300 px", () => {
   });
 
   it("the selected-cell card wraps the name too and its tooltip carries every field", async () => {
-    view = await renderPane(hostWithLongName());
-    const card = view.container.querySelector('section[aria-labelledby="cell-heading"]') as HTMLElement;
+    const root = await renderPane(hostWithLongName());
+    const card = root.querySelector('section[aria-labelledby="cell-heading"]') as HTMLElement;
     const name = elementWithText(card, LONG_NAME);
     expect(getComputedStyle(name).whiteSpace).not.toBe("nowrap");
     const titled = [...card.querySelectorAll<HTMLElement>("[title]")].map((el) => el.title);
@@ -93,8 +87,8 @@ describe("long names at 300 px", () => {
 
 describe("polish", () => {
   it("every item of a placement's menu has an icon", async () => {
-    view = await renderPane(hostWithLongName());
-    await click(longItem(view.container).querySelector('button[aria-haspopup="menu"]') as HTMLElement);
+    const root = await renderPane(hostWithLongName());
+    await click(longItem(root).querySelector('button[aria-haspopup="menu"]') as HTMLElement);
     await settle();
     const menuItems = [...document.querySelectorAll('[role="menuitem"]')];
     expect(menuItems.map((m) => m.textContent)).toEqual(["Select in workbook", "Disconnect this placement"]);
@@ -103,9 +97,9 @@ describe("polish", () => {
 
   it("the active cell's address reads in the UI font, not a monospace one", async () => {
     const host = hostWithLongName();
-    view = await renderPane(host);
+    const root = await renderPane(host);
     await act(async () => host.select(ctx("Sales", "C4")));
-    const cell = view.container.querySelector('[data-testid="active-cell"]') as HTMLElement;
+    const cell = root.querySelector('[data-testid="active-cell"]') as HTMLElement;
     expect(cell.textContent).toBe("Sales!C4");
     expect(getComputedStyle(cell).fontFamily).not.toMatch(/monospace/i);
   });

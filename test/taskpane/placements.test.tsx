@@ -5,31 +5,18 @@
  * from the button and from the host's command (one request per placement, the toast, the list).
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   buttonByName,
   click,
   ctx,
   FakeHost,
-  type Rendered,
-  renderPane,
   report,
   settle,
   WORKBOOK_ID,
   waitFor,
-} from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
-async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  return view.container;
-}
+} from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 function items(root: ParentNode): HTMLLIElement[] {
   return [...root.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
@@ -47,7 +34,7 @@ const disconnectButton = (root: ParentNode) => buttonByName(root, "Disconnect re
 
 describe("the placements list", () => {
   it("groups this workbook's placements by the sheets' current names, with status badges and refresh times", async () => {
-    const root = await open(new FakeHost());
+    const root = await renderPane(new FakeHost());
     const headings = [...root.querySelectorAll("h3")].map((h) => h.textContent);
     expect(headings).toEqual(["Sales", "Regions", "Pipeline"]);
 
@@ -87,7 +74,7 @@ describe("the placements list", () => {
         },
       ]),
     ];
-    const root = await open(host);
+    const root = await renderPane(host);
     const badgeText = (li: HTMLLIElement) =>
       [...li.querySelectorAll("*")].find(
         (el) => el.children.length === 0 && /^(Up to date|Out of date|Unknown)$/.test(el.textContent ?? ""),
@@ -99,13 +86,15 @@ describe("the placements list", () => {
   });
 
   it("says what to do when nothing is placed in the workbook", async () => {
-    const root = await open(new FakeHost({ reports: [] }));
+    const root = await renderPane(new FakeHost({ reports: [] }));
     expect(root.textContent).toContain("No reports are placed in this workbook yet.");
     expect(disconnectButton(root).disabled).toBe(true);
   });
 
   it("shows reports it could not read as a warning while listing the rest", async () => {
-    const root = await open(new FakeHost({ problems: ["Report 7 could not be read (a field is missing)."] }));
+    const root = await renderPane(
+      new FakeHost({ problems: ["Report 7 could not be read (a field is missing)."] }),
+    );
     expect(root.textContent).toContain("One report could not be shown.");
     expect(root.textContent).toContain("Report 7 could not be read");
     expect(items(root)).toHaveLength(4);
@@ -113,7 +102,7 @@ describe("the placements list", () => {
 
   it("selects a placement's range in the workbook when it is clicked", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     const regions = itemNamed(root, "Revenue by region", "Regions!A1:C5");
     await click(regions.querySelector("button") as HTMLButtonElement);
     expect(host.calls.selectRange).toEqual([
@@ -125,7 +114,7 @@ describe("the placements list", () => {
 describe("the current placement", () => {
   it("marks the placement under the active cell and follows the selection", async () => {
     const host = new FakeHost({ context: ctx("Sales", "A1") });
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(root.querySelectorAll('[aria-current="true"]')).toHaveLength(0);
     expect(root.textContent).toContain("Sales!A1");
 
@@ -145,7 +134,7 @@ describe("the current placement", () => {
   it("names a placement on a renamed sheet by the sheet's current name, the old one as a note", async () => {
     // p-rev-regions is stored as Regional!A1:C5; the tab with its sheet id is called Regions now.
     const host = new FakeHost({ context: ctx("Regions", "B3") });
-    const root = await open(host);
+    const root = await renderPane(host);
     const card = root.querySelector('section[aria-labelledby="cell-heading"]') as HTMLElement;
     expect(card.textContent).toContain("Placed at Regions!A1:C5");
     expect(card.textContent).toContain("Sheet renamed from Regional");
@@ -154,7 +143,7 @@ describe("the current placement", () => {
 
   it("names the outcome of Disconnect report here on a renamed sheet by its current name", async () => {
     const host = new FakeHost({ context: ctx("Regions", "B3") });
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(disconnectButton(root));
     await settle();
     await waitFor(() =>
@@ -167,7 +156,7 @@ describe("the current placement", () => {
 
   it("enables Disconnect report here only when a placement is under the cell", async () => {
     const host = new FakeHost({ context: ctx("Sales", "A1") });
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(disconnectButton(root).disabled).toBe(true);
     expect(root.textContent).toContain("No report is placed under this cell.");
     await act(async () => host.select(ctx("Sales", "D10")));
@@ -176,7 +165,7 @@ describe("the current placement", () => {
 
   it("does not treat a recreated tab's placement as under the cell (rule 6)", async () => {
     const host = new FakeHost({ context: ctx("Pipeline", "C4") });
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(disconnectButton(root).disabled).toBe(true);
   });
 });
@@ -184,7 +173,7 @@ describe("the current placement", () => {
 describe("Disconnect report here", () => {
   it("sends exactly one request with the placement's input even when double-clicked", async () => {
     const host = new FakeHost({ context: ctx("Sales", "C4"), holdDisconnects: true });
-    const root = await open(host);
+    const root = await renderPane(host);
     const button = disconnectButton(root);
     await act(async () => {
       button.click();
@@ -226,7 +215,7 @@ describe("Disconnect report here", () => {
           }
         : r,
     );
-    const root = await open(host);
+    const root = await renderPane(host);
     await act(async () => host.select(ctx("Sales", "I5")));
     await click(disconnectButton(root));
     await settle();
@@ -246,7 +235,7 @@ describe("Disconnect report here", () => {
         message: "The API key is valid but not allowed (403). Use a key that covers it.",
       };
     };
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(disconnectButton(root));
     await settle();
     await waitFor(() => expect(document.body.textContent).toContain("not allowed (403)"));
@@ -256,7 +245,7 @@ describe("Disconnect report here", () => {
 
   it("disconnects a recreated tab's placement from its menu, without the stale sheet id (rule 7)", async () => {
     const host = new FakeHost({ context: ctx("Pipeline", "C4") });
-    const root = await open(host);
+    const root = await renderPane(host);
     const pipeline = itemNamed(root, "Pipeline by stage");
     await click(buttonByName(pipeline, "Actions for Pipeline by stage at Pipeline!B3:E12"));
     await settle();
@@ -280,7 +269,7 @@ describe("Disconnect report here", () => {
 describe("the host's Disconnect report here command", () => {
   it("disconnects the placement under the command's cell and reports the outcome through done", async () => {
     const host = new FakeHost({ context: ctx("Sales", "A1") });
-    const root = await open(host);
+    const root = await renderPane(host);
     let outcome: { ok: boolean; message: string } | undefined;
     await act(async () => {
       outcome = await host.command(ctx("Regions", "B2"));
@@ -301,7 +290,7 @@ describe("the host's Disconnect report here command", () => {
 
   it("says there is nothing to disconnect when no placement is under the cell", async () => {
     const host = new FakeHost();
-    await open(host);
+    await renderPane(host);
     let outcome: { ok: boolean; message: string } | undefined;
     await act(async () => {
       outcome = await host.command(ctx("Sales", "Z99"));
@@ -315,7 +304,7 @@ describe("the host's Disconnect report here command", () => {
 
   it("sends one request when a command arrives while the same placement is being disconnected", async () => {
     const host = new FakeHost({ context: ctx("Sales", "C4"), holdDisconnects: true });
-    const root = await open(host);
+    const root = await renderPane(host);
     await click(disconnectButton(root));
     await settle();
     let outcome: { ok: boolean; message: string } | undefined;

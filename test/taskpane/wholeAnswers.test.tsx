@@ -18,7 +18,7 @@ import {
   settle,
   typeInto,
   waitFor,
-} from "./fakeHost.js";
+} from "../support/fakeHost.js";
 
 /** The fake host as Google Sheets shows itself: answers whole, under its own name. */
 class WholeAnswersHost extends FakeHost {

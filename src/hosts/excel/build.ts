@@ -11,7 +11,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
-import { addinBaseUrl, renderManifest } from "./manifest.js";
+import { addinBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../..");

@@ -11,18 +11,17 @@
  * On a cell with no placement it says so and sends nothing. `event.completed()` is called on every
  * path, errors included, or Office keeps showing the command as running.
  */
+
+import { disconnectOutcomeMessage, planDisconnectAt } from "../../core/disconnect-plan.js";
 import { isPlatformError } from "../../core/errors.js";
-import { disconnectOutcomeMessage, placedReports, planDisconnectAt } from "../../core/workbook.js";
-import type { ActiveContext } from "../host.js";
+import { placedReports } from "../../core/placement-view.js";
+import type { ActiveContext, Outcome } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";
 
 export { DISCONNECT_HERE_ACTION } from "./early-command.js";
 
-export interface CommandOutcome {
-  ok: boolean;
-  message: string;
-}
+export type CommandOutcome = Outcome;
 
 export interface DisconnectHereDeps {
   host: ExcelHost;

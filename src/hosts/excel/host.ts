@@ -16,6 +16,7 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../host.js";
+import { createListeners, newestOnly, settler } from "../listeners.js";
 import { type ExcelApi, type OfficeApi, type OfficeRuntimeStorage, officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";
 import { officeTheme } from "./theme.js";
@@ -180,23 +181,19 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
 
   // ---- Selection and sheet events: subscribed once, bursts settled into one read.
 
-  const contextListeners = new Set<(context: ActiveContext) => void>();
+  const contextListeners = createListeners<[ActiveContext]>();
   let subscribed = false;
-  let settleTimer: ReturnType<typeof setTimeout> | undefined;
-  let generation = 0;
-
-  function settled() {
-    const mine = ++generation;
-    read(false).then((r) => {
-      if (mine !== generation) return; // a newer change is being read
-      for (const listener of [...contextListeners]) listener(r.context);
-    }, reportBackground);
-  }
+  // A newer change being read makes an older read's answer stale: only the newest is told.
+  const readSettled = newestOnly(
+    () => read(false),
+    (r) => contextListeners.notify(r.context),
+    reportBackground,
+  );
+  const selection = settler(readSettled, settleMs);
 
   function changed() {
     if (contextListeners.size === 0) return; // nobody to tell: no read
-    clearTimeout(settleTimer);
-    settleTimer = setTimeout(settled, settleMs);
+    selection.trigger();
   }
 
   async function subscribe() {
@@ -241,7 +238,7 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
 
   // ---- Theme: Excel has no theme event; re-read when the pane regains focus or becomes visible.
 
-  const themeListeners = new Set<(theme: "light" | "dark") => void>();
+  const themeListeners = createListeners<["light" | "dark"]>();
   let lastTheme = officeTheme(Office);
   let themeWatch = false;
 
@@ -249,7 +246,7 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
     const now = officeTheme(Office);
     if (now === lastTheme) return;
     lastTheme = now;
-    for (const listener of [...themeListeners]) listener(now);
+    themeListeners.notify(now);
   }
 
   function watchTheme() {
@@ -262,7 +259,7 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
 
   // ---- Commands from outside the pane (the cell's right-click menu).
 
-  const commandListeners = new Set<(command: HostCommand) => void>();
+  const commandListeners = createListeners<[HostCommand]>();
   const listenerWaiters = new Set<() => void>();
 
   const commands: CommandChannel = {
@@ -283,7 +280,7 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
       });
     },
     emit(command) {
-      for (const listener of [...commandListeners]) listener(command);
+      commandListeners.notify(command);
     },
   };
 
@@ -304,11 +301,9 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
     },
 
     onContextChanged(listener) {
-      contextListeners.add(listener);
+      const unsubscribe = contextListeners.add(listener);
       subscribeOnce();
-      return () => {
-        contextListeners.delete(listener);
-      };
+      return unsubscribe;
     },
 
     async selectRange({ sheetId, sheetName, range }) {
@@ -337,11 +332,9 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
     },
 
     onCommand(listener) {
-      commandListeners.add(listener);
+      const unsubscribe = commandListeners.add(listener);
       for (const arrived of [...listenerWaiters]) arrived();
-      return () => {
-        commandListeners.delete(listener);
-      };
+      return unsubscribe;
     },
 
     theme() {
@@ -350,11 +343,9 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
     },
 
     onThemeChanged(listener) {
-      themeListeners.add(listener);
+      const unsubscribe = themeListeners.add(listener);
       watchTheme();
-      return () => {
-        themeListeners.delete(listener);
-      };
+      return unsubscribe;
     },
   };
 }

@@ -20,10 +20,7 @@ export interface WorkbookReportsSource {
 
 export type PreviewGateway = PlatformGateway & WorkbookReportsSource;
 
-export interface CommandOutcome {
-  ok: boolean;
-  message: string;
-}
+export type CommandOutcome = import("../host.js").Outcome;
 
 export interface PreviewHost extends SpreadsheetHost {
   /**

@@ -67,13 +67,6 @@ function unwrap(name: string, answer: unknown): unknown {
 
 function failure(name: string, error: unknown): PlatformError {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  // A PlatformError thrown as JSON text (older server code) is revived as it was.
-  try {
-    const parsed: unknown = JSON.parse(message);
-    if (isSerializedError(parsed)) return PlatformError.fromJSON(parsed);
-  } catch {
-    // Not JSON: Apps Script's own message.
-  }
   return new PlatformError(
     "server",
     `Google Apps Script could not run ${name}${message ? `: ${message}` : ""}. Try again; if it keeps failing, close and reopen the sidebar.`,

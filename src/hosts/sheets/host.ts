@@ -18,7 +18,10 @@
 import type { AgentAnswer } from "../../core/chat-request.js";
 import { isPlatformError, PlatformError } from "../../core/errors.js";
 import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
+import { createListenerGroup, globalTimers, type Timers } from "../listeners.js";
 import { callServer, type ServerCall } from "./bridge.js";
+
+export type { Timers };
 
 export interface SheetsHostOptions {
   /** The poll interval right after a user action or a change (default 1.5 s). */
@@ -31,11 +34,6 @@ export interface SheetsHostOptions {
   window?: Pick<Window, "addEventListener" | "removeEventListener"> | null;
   /** The timers to poll with (the bench drives a virtual clock); the global ones by default. */
   timers?: Timers;
-}
-
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
 }
 
 /** After a failed poll the interval doubles, up to this: the server may be unreachable for a while. */
@@ -71,12 +69,11 @@ export function createSheetsHost(
   const idlePollMs = Math.max(pollMs, options.idlePollMs ?? 10_000);
   const doc = options.document ?? globalThis.document;
   const win = options.window === undefined ? (globalThis.window ?? null) : options.window;
-  const timers: Timers = options.timers ?? {
-    setTimeout: (callback, ms) => setTimeout(callback, ms),
-    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  };
-  const listeners = new Set<(context: ActiveContext) => void>();
-  const workbookListeners = new Set<() => void>();
+  const timers = options.timers ?? globalTimers;
+  // The poll runs while anyone listens, to either kind of change.
+  const group = createListenerGroup({ start: startWatching, stop: stopWatching });
+  const contextListeners = group.listeners<[ActiveContext]>();
+  const workbookListeners = group.listeners<[]>();
   let lastContext: ActiveContext | null = null;
   /** The revision the pane's snapshot reflects (null: not known yet; the first poll sets it). */
   let lastRevision: string | null = null;
@@ -100,7 +97,7 @@ export function createSheetsHost(
   }
 
   function listening(): boolean {
-    return listeners.size > 0 || workbookListeners.size > 0;
+    return group.listening;
   }
 
   function schedule(delay: number): void {
@@ -142,8 +139,8 @@ export function createSheetsHost(
         lastRevision = revision;
       }
       quietPolls = changed || workbookChanged ? 0 : quietPolls + 1;
-      if (changed) for (const listener of [...listeners]) listener(context);
-      if (workbookChanged) for (const listener of [...workbookListeners]) listener();
+      if (changed) contextListeners.notify(context);
+      if (workbookChanged) workbookListeners.notify();
     } catch {
       // A failed poll is not the user's action: try again later, less often.
       failures += 1;
@@ -153,23 +150,19 @@ export function createSheetsHost(
     schedule(nextDelay());
   }
 
-  function subscribe<T>(set: Set<T>, listener: T): () => void {
-    const wasListening = listening();
-    set.add(listener);
-    if (!wasListening) {
-      doc?.addEventListener("visibilitychange", onVisibilityChange);
-      win?.addEventListener("focus", onFocus);
-      win?.addEventListener("blur", onBlur);
-      quietPolls = 0;
-      schedule(pollMs);
-    }
-    return () => {
-      if (!set.delete(listener) || listening()) return;
-      doc?.removeEventListener("visibilitychange", onVisibilityChange);
-      win?.removeEventListener("focus", onFocus);
-      win?.removeEventListener("blur", onBlur);
-      stop();
-    };
+  function startWatching(): void {
+    doc?.addEventListener("visibilitychange", onVisibilityChange);
+    win?.addEventListener("focus", onFocus);
+    win?.addEventListener("blur", onBlur);
+    quietPolls = 0;
+    schedule(pollMs);
+  }
+
+  function stopWatching(): void {
+    doc?.removeEventListener("visibilitychange", onVisibilityChange);
+    win?.removeEventListener("focus", onFocus);
+    win?.removeEventListener("blur", onBlur);
+    stop();
   }
 
   function stop(): void {
@@ -275,10 +268,10 @@ export function createSheetsHost(
       return snapshot;
     },
     onContextChanged(listener) {
-      return subscribe(listeners, listener);
+      return contextListeners.add(listener);
     },
     onWorkbookChanged(listener) {
-      return subscribe(workbookListeners, listener);
+      return workbookListeners.add(listener);
     },
     async selectRange(target) {
       await active(run("selectRange", target));

@@ -26,35 +26,35 @@ import { createSyncAgentChat } from "../../core/chat-client.js";
 import { type AgentAnswer, newMessageId, type RandomBytes } from "../../core/chat-request.js";
 import { createSyncPlatformClient, type SyncPlatformClient } from "../../core/client.js";
 import { toDirectoryUserPage } from "../../core/directory.js";
-import { chatUrlBelongsToTenant } from "../../core/domains.js";
-import { PlatformError } from "../../core/errors.js";
-import { tenantOrigin } from "../../core/http.js";
-import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
-import {
-  agentChatSettings,
-  chatUrlAllowed,
-  managementAccess,
-  mergeSettings,
-  type PublicSettings,
-  type SettingsPatch,
-  type StoredSettings,
-  toPublicSettings,
-} from "../../core/settings.js";
 import {
   disconnectMayHaveApplied,
   disconnectOutcomeAfterReload,
   disconnectOutcomeMessage,
-  type PlacedReport,
-  placedReports,
   planDisconnectAt,
-  type SheetRef,
-} from "../../core/workbook.js";
-import type { ActiveContext, AskInput, ScimUserPage, WorkbookSnapshot } from "../host.js";
+} from "../../core/disconnect-plan.js";
+import { chatUrlBelongsToTenant } from "../../core/domains.js";
+import { PlatformError } from "../../core/errors.js";
+import { tenantOrigin } from "../../core/http.js";
+import { type PlacedReport, placedReports, type SheetRef } from "../../core/placement-view.js";
+import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
+import {
+  agentChatSettings,
+  chatUrlAllowed,
+  directoryAccess,
+  managementAccess,
+  mergeSettings,
+  type PublicSettings,
+  pickedDeployment,
+  type SettingsPatch,
+  type StoredSettings,
+  toPublicSettings,
+} from "../../core/settings.js";
+import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
 import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
 import { noteWorkbookEdited, workbookRevision } from "./server/revision.js";
 import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
-import { listSheets, type RangeTarget, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
+import { listSheets, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
 import { createUrlFetchTransport, type Destinations } from "./server/url-fetch-transport.js";
 
 export type { Envelope };
@@ -135,7 +135,7 @@ export function disconnectReportHere(): void {
     const { client } = platformClient(settings);
     const context = readActiveContext();
     const placed = placedReports(
-      client.listReports(requireDeployment(settings), { externalWorkbookId: context.workbookId }),
+      client.listReports(pickedDeployment(settings), { externalWorkbookId: context.workbookId }),
     );
     const plan = planDisconnectAt(placed, context);
     if (plan.kind === "nothing-here") {
@@ -145,7 +145,7 @@ export function disconnectReportHere(): void {
     const report = plan.placement.report;
     sentTo = context.workbookId;
     const sheets = [{ id: context.sheetId ?? null, name: context.sheetName }];
-    sent = { placement: plan.placement, client, deploymentId: requireDeployment(settings), sheets };
+    sent = { placement: plan.placement, client, deploymentId: pickedDeployment(settings), sheets };
     const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
     toast(disconnectOutcomeMessage(plan.placement, returned, sheets).message);
   } catch (error) {
@@ -189,7 +189,7 @@ export function refreshPane(): Envelope<RevisedSnapshot> {
     const revision = workbookRevision(context.workbookId, sheets);
     const { client } = platformClient(settings);
     const problems: string[] = [];
-    const reports = client.listReports(requireDeployment(settings), {
+    const reports = client.listReports(pickedDeployment(settings), {
       externalWorkbookId: context.workbookId,
       onProblem: (p) => problems.push(p),
     });
@@ -239,12 +239,7 @@ export function disconnectPlacement(
 export function listScimUsers(page: { count: number; startIndex: number }): Envelope<ScimUserPage> {
   return sidebarCall((settings) => {
     const { count, startIndex } = checkArgument(ScimPageArgumentSchema, page, "the page of users");
-    if (!managementAccess(settings).scimToken) {
-      throw new PlatformError(
-        "unauthorized",
-        "No SCIM token is set for this tenant. Open Settings and paste one.",
-      );
-    }
+    directoryAccess(settings);
     const { client } = platformClient(settings);
     return toDirectoryUserPage(client.listScimUsers({ count, startIndex }), startIndex);
   });
@@ -404,13 +399,6 @@ function platformClient(settings: StoredSettings): { client: SyncPlatformClient 
       sleep,
     }),
   };
-}
-
-function requireDeployment(settings: StoredSettings): number {
-  if (settings.deploymentId == null) {
-    throw new PlatformError("bad-request", "No deployment is picked. Open Settings and choose one.");
-  }
-  return settings.deploymentId;
 }
 
 function agentChat(settings: StoredSettings, options: { retries?: boolean } = {}) {

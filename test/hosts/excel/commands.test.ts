@@ -14,9 +14,9 @@ import {
 } from "../../../src/hosts/excel/commands.js";
 import { createExcelHost, type ExcelHost } from "../../../src/hosts/excel/host.js";
 import type { HostCommand } from "../../../src/hosts/host.js";
-import { KEY, makeReport, placement, seedWith, WB } from "../../sandbox/fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { createExcelMock, type ExcelMockOptions } from "./excel-mock.js";
+import { createExcelMock, type ExcelMockOptions } from "../../support/excel-mock.js";
+import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
 

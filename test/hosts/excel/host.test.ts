@@ -10,7 +10,7 @@ import { createMemorySecretStore } from "../../../src/hosts/direct-gateway.js";
 import { cellOfAddress, createExcelHost, WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
 import { themeFromBackground } from "../../../src/hosts/excel/theme.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createExcelMock, type ExcelMockOptions } from "./excel-mock.js";
+import { createExcelMock, type ExcelMockOptions } from "../../support/excel-mock.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";

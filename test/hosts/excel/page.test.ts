@@ -19,10 +19,10 @@ import type { Report } from "../../../src/core/schema.js";
 import { TENANT_REFUSES_PAGE_MESSAGE } from "../../../src/hosts/excel/relay-transport.js";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type LaunchedBrowser, launchBrowser } from "../../e2e/browser.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { attemptInjection, cspViolations, recordCspViolations } from "../csp.js";
-import { OFFICE_JS, officeStandIn } from "./office-stand-in.js";
+import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
+import { attemptInjection, cspViolations, recordCspViolations } from "../../support/csp.js";
+import { OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 

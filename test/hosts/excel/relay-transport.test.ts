@@ -18,8 +18,8 @@ import {
 } from "../../../src/hosts/excel/relay-transport.js";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { browserFetch } from "./browser-fetch.js";
+import { browserFetch } from "../../support/browser-fetch.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createExcelHost, WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
 import { createExcelSecretStore, SECRET_PREFIX } from "../../../src/hosts/excel/secrets.js";
-import { createExcelMock, createMemoryStorage, createRuntimeStorage } from "./excel-mock.js";
+import { createExcelMock, createMemoryStorage, createRuntimeStorage } from "../../support/excel-mock.js";
 
 const SECRET = "sk-live-do-not-leak-0001";
 const AGENT_SECRET = "ak-live-do-not-leak-0002";

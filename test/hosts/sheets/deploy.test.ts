@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DIST } from "./apps-script.js";
+import { DIST } from "../../support/apps-script.js";
 
 const ROOT = resolve(DIST, "../..");
 const CLASP = join(ROOT, "node_modules/.bin/clasp");
@@ -25,8 +25,8 @@ function project(claspJson: string | null): string {
   temporary.push(dir);
   cpSync(DIST, join(dir, "dist/sheets"), { recursive: true });
   cpSync(
-    join(ROOT, "src/hosts/sheets/check-clasp-project.mjs"),
-    join(dir, "src/hosts/sheets/check-clasp-project.mjs"),
+    join(ROOT, "tooling/sheets/check-clasp-project.mjs"),
+    join(dir, "tooling/sheets/check-clasp-project.mjs"),
   );
   if (claspJson !== null) writeFileSync(join(dir, ".clasp.json"), claspJson);
   return dir;
@@ -59,13 +59,13 @@ describe("deploy:sheets with the local clasp", () => {
   }, 40_000);
 
   it("without a .clasp.json, deploying stops at once and says how to make one", () => {
-    const run = spawnSync(process.execPath, ["src/hosts/sheets/check-clasp-project.mjs"], {
+    const run = spawnSync(process.execPath, ["tooling/sheets/check-clasp-project.mjs"], {
       cwd: project(null),
       encoding: "utf8",
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/Copy \.clasp\.json\.example to \.clasp\.json/);
-    const example = spawnSync(process.execPath, ["src/hosts/sheets/check-clasp-project.mjs"], {
+    const example = spawnSync(process.execPath, ["tooling/sheets/check-clasp-project.mjs"], {
       cwd: project(readFileSync(join(ROOT, ".clasp.json.example"), "utf8")),
       encoding: "utf8",
     });

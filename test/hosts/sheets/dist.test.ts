@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { appsScriptGlobalsFooter } from "../../../src/hosts/sheets/build.js";
 import { CHUNK_GLOBAL } from "../../../src/hosts/sheets/sidebar-chunks.js";
-import { DIST } from "./apps-script.js";
+import { DIST } from "../../support/apps-script.js";
 
 const chunkFiles = () => readdirSync(DIST).filter((f) => f.startsWith("SidebarChunk_"));
 const inlineScripts = (html: string) =>

@@ -1,14 +1,13 @@
 /**
- * The sidebar's side: the typed bridge over google.script.run and the Sheets host adapter. One
- * server call per user action; the selection is polled gently, only while visible and listened to.
+ * The sidebar's side: the Sheets host adapter (the bridge has bridge.test.ts). One server call per
+ * user action; the selection is polled gently, only while visible and listened to.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PlatformError } from "../../../src/core/errors.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createBridge, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
+import { createBridge } from "../../../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { callOk, type FetchedRequest, loadAppsScript, type World } from "./apps-script.js";
-import { fakeScriptRun, type ScriptHandler as Handler } from "./fake-script-run.js";
+import { callOk, type FetchedRequest, loadAppsScript, type World } from "../../support/apps-script.js";
+import { fakeScriptRun, type ScriptHandler as Handler } from "../../support/fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",
@@ -21,65 +20,6 @@ const context: ActiveContext = {
 const ok = (value: unknown) => ({ ok: true, value });
 /** What getActiveContext answers: the context and the workbook's revision. */
 const polled = (c: ActiveContext, revision = "0.00000001") => ok({ context: c, revision });
-
-describe("bridge", () => {
-  it("resolves a server function's value and rejects its PlatformError with kind and message", async () => {
-    const { run, calls } = fakeScriptRun({
-      getSettings: () => ok({ tenantUrl: "https://t.example", apiKeySet: true }),
-      listDeployments: () => ({
-        ok: false,
-        error: new PlatformError("unauthorized", "The API key was refused (401).", { status: 401 }).toJSON(),
-      }),
-    });
-    const call = createBridge(() => run);
-    await expect(call("getSettings")).resolves.toEqual({ tenantUrl: "https://t.example", apiKeySet: true });
-    const error = await call("listDeployments").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PlatformError);
-    expect(error).toMatchObject({
-      kind: "unauthorized",
-      status: 401,
-      message: "The API key was refused (401).",
-    });
-    expect(calls.map((c) => c.name)).toEqual(["getSettings", "listDeployments"]);
-  });
-
-  it("passes arguments as given", async () => {
-    const { run, calls } = fakeScriptRun({ disconnectPlacement: () => ok({ id: 42 }) });
-    const call = createBridge(() => run);
-    await call("disconnectPlacement", 7, 42, { placementId: "p-1" });
-    expect(calls).toEqual([{ name: "disconnectPlacement", args: [7, 42, { placementId: "p-1" }] }]);
-  });
-
-  it("what Apps Script itself refuses becomes a 'server' PlatformError that says what happened", async () => {
-    const { run } = fakeScriptRun({
-      refreshPane: () => {
-        throw new Error("Authorization is required to perform that action.");
-      },
-    });
-    const error = await createBridge(() => run)("refreshPane").catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      kind: "server",
-      message: expect.stringMatching(
-        /^Google Apps Script could not run refreshPane: Authorization is required/,
-      ),
-    });
-  });
-
-  it("outside Google Sheets it rejects instead of hanging", async () => {
-    await expect(createBridge(() => undefined)("getActiveContext")).rejects.toMatchObject({ kind: "server" });
-  });
-
-  it("names and argument types are checked at compile time", () => {
-    const call: ServerCall = async () => undefined as never;
-    // @ts-expect-error: no such server function.
-    void call("deleteEverything");
-    // @ts-expect-error: disconnectPlacement takes (deploymentId, reportId, input).
-    void call("disconnectPlacement", "7", 42, {});
-    // @ts-expect-error: a menu item is not a sidebar function (it answers no envelope).
-    void call("disconnectReportHere");
-    expect(true).toBe(true);
-  });
-});
 
 describe("createSheetsHost", () => {
   let visibility: "visible" | "hidden";

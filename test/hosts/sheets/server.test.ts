@@ -14,7 +14,7 @@ import {
   type FetchedRequest,
   loadAppsScript,
   type World,
-} from "./apps-script.js";
+} from "../../support/apps-script.js";
 
 const SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789sheets";
 const TENANT = "https://acme.reporting.example";

@@ -10,8 +10,15 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { callOk, cloneAcrossScriptRun, DIST, forwardTo, loadAppsScript, type World } from "./apps-script.js";
+import {
+  callOk,
+  cloneAcrossScriptRun,
+  DIST,
+  forwardTo,
+  loadAppsScript,
+  type World,
+} from "../../support/apps-script.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
 

@@ -22,11 +22,11 @@ import { PlatformError } from "../../../core/errors.js";
 /** Apps Script ends an execution after 6 minutes. */
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 /** UrlFetchApp gives up on a fetch after about 60 seconds. */
-export const FETCH_LIMIT_MS = 60_000;
+const FETCH_LIMIT_MS = 60_000;
 /** Kept free at the end of the execution: the answer still has to travel back to the sidebar. */
-export const SAFETY_MS = 15_000;
+const SAFETY_MS = 15_000;
 /** A network failure that took this long is UrlFetchApp's time-out, not a refused connection. */
-export const TIMED_OUT_AFTER_MS = 45_000;
+const TIMED_OUT_AFTER_MS = 45_000;
 /** Quick failures (a dropped connection, 408, 429, 5xx) are retried twice, as the core does. */
 const RETRY_DELAYS_MS = [300, 1000] as const;
 const MAX_RETRY_AFTER_MS = 10_000;

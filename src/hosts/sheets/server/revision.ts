@@ -30,7 +30,7 @@ function fnv1a(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
-export function sheetsSignature(sheets: readonly SheetInfo[]): string {
+function sheetsSignature(sheets: readonly SheetInfo[]): string {
   return fnv1a(sheets.map((s) => `${s.id}\u0000${s.name}`).join("\u0001"));
 }
 

@@ -15,9 +15,9 @@ import { PlatformError } from "../../../core/errors.js";
 import { readStoredSettings, type StoredSettings, StoredSettingsSchema } from "../../../core/settings.js";
 
 /** The one-value format of earlier versions. */
-export const LEGACY_SETTINGS_PROPERTY = "reportingPlatform.settings";
+const LEGACY_SETTINGS_PROPERTY = "reportingPlatform.settings";
 /** Each field is `reportingPlatform.settings.<field>`; the attribute list `...userAttributes.<n>`. */
-export const SETTINGS_PREFIX = "reportingPlatform.settings.";
+const SETTINGS_PREFIX = "reportingPlatform.settings.";
 const ATTRIBUTES = "userAttributes";
 const ATTRIBUTE_PARTS_KEY = `${SETTINGS_PREFIX}${ATTRIBUTES}.parts`;
 
@@ -25,12 +25,12 @@ const ATTRIBUTE_PARTS_KEY = `${SETTINGS_PREFIX}${ATTRIBUTES}.parts`;
  * Bytes per property, key and value together. Google documents 9 KB per value; measurements by
  * others put the usable size near 8 KB once the key counts, so the add-on stays below both.
  */
-export const VALUE_BUDGET_BYTES = 8000;
+const VALUE_BUDGET_BYTES = 8000;
 /** The attribute list, split across values, may take this much in all. */
-export const ATTRIBUTES_BUDGET_BYTES = 60_000;
+const ATTRIBUTES_BUDGET_BYTES = 60_000;
 const ATTRIBUTES_BUDGET_LABEL = "60 KB";
 /** What the whole user store may hold after a save (Apps Script: 500 KB), leaving room for counters. */
-export const STORE_BUDGET_BYTES = 480_000;
+const STORE_BUDGET_BYTES = 480_000;
 
 const LABELS: Record<string, string> = {
   tenantUrl: "Tenant URL",
@@ -92,7 +92,7 @@ function splitByBytes(text: string, budget: number): string[] {
 }
 
 /** The properties that hold `settings`, checked against the limits (throws a refusal naming the field). */
-export function settingsProperties(settings: StoredSettings): Record<string, string> {
+function settingsProperties(settings: StoredSettings): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [field, value] of Object.entries(settings)) {
     if (field === ATTRIBUTES) continue;

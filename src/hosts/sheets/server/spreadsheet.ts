@@ -4,7 +4,7 @@
  * selection. Only the current spreadsheet (`spreadsheets.currentonly`).
  */
 import { PlatformError } from "../../../core/errors.js";
-import type { ActiveContext, SheetInfo } from "../../host.js";
+import type { ActiveContext, RangeTarget, SheetInfo } from "../../host.js";
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -42,12 +42,6 @@ export function listSheets(): SheetInfo[] {
   return activeSpreadsheet()
     .getSheets()
     .map((sheet) => ({ id: String(sheet.getSheetId()), name: sheet.getName() }));
-}
-
-export interface RangeTarget {
-  sheetId: string | null;
-  sheetName: string;
-  range: string;
 }
 
 /** Activates the sheet (by id, else by name: a tab may have been renamed) and selects the range. */

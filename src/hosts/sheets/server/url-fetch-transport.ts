@@ -5,6 +5,7 @@
  * chat URL (and its `/chat/abort` sibling). Nothing the sidebar sends can make the server fetch
  * another address with the user's key: the check runs on the final URL, before any byte is sent.
  */
+import { abortUrlOf } from "../../../core/chat-request.js";
 import { PlatformError } from "../../../core/errors.js";
 import type { HttpRequest, SyncTransport } from "../../../core/transport.js";
 
@@ -12,18 +13,6 @@ import type { HttpRequest, SyncTransport } from "../../../core/transport.js";
 export interface Destinations {
   tenantBase: string | null;
   chatUrl: string | null;
-}
-
-const CHAT_SUFFIX = "/chat/stream-chat-state";
-const ABORT_SUFFIX = "/chat/abort";
-
-/** The abort URL that belongs to a chat URL (same agent, `/chat/abort`). */
-export function abortUrlOf(chatUrl: string): string {
-  const queryAt = chatUrl.search(/[?#]/);
-  const path = queryAt >= 0 ? chatUrl.slice(0, queryAt) : chatUrl;
-  const rest = queryAt >= 0 ? chatUrl.slice(queryAt) : "";
-  if (!path.endsWith(CHAT_SUFFIX)) return path + rest;
-  return `${path.slice(0, -CHAT_SUFFIX.length)}${ABORT_SUFFIX}${rest}`;
 }
 
 export function isAllowedDestination(url: string, to: Destinations): boolean {

@@ -339,9 +339,7 @@ export class MiniTextDecoder {
 }
 
 /** Installs each missing global; a runtime that has its own keeps it. */
-export function installWebGlobals(
-  target: Record<string, unknown> = globalThis as Record<string, unknown>,
-): void {
+function installWebGlobals(target: Record<string, unknown> = globalThis as Record<string, unknown>): void {
   if (typeof target.URL !== "function") target.URL = MiniURL;
   if (typeof target.URLSearchParams !== "function") target.URLSearchParams = MiniURLSearchParams;
   if (typeof target.TextDecoder !== "function") target.TextDecoder = MiniTextDecoder;

@@ -4,25 +4,9 @@
  * was on: to the next placement's row, else the previous one, else the list's heading; never to
  * the page's body.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  click,
-  ctx,
-  FakeHost,
-  type Rendered,
-  renderPane,
-  report,
-  settle,
-  WORKBOOK_ID,
-  waitFor,
-} from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
+import { describe, expect, it } from "vitest";
+import { click, ctx, FakeHost, report, settle, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 function row(key: string): HTMLLIElement {
   const li = document.querySelector<HTMLLIElement>(`li[data-placement-key="${key}"]`);
@@ -51,20 +35,20 @@ async function disconnectFromMenu(key: string): Promise<void> {
 
 describe("focus after Disconnect this placement", () => {
   it("moves to the next placement's row", async () => {
-    view = await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
+    await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
     // Sales lists Revenue by region (B2:F20), then Top customers (H2:J10).
     await disconnectFromMenu("p:p-rev-sales");
     expect(document.activeElement).toBe(selectButton("p:p-top"));
   });
 
   it("moves to the next sheet's first row when the sheet's last row goes", async () => {
-    view = await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
+    await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
     await disconnectFromMenu("p:p-top");
     expect(document.activeElement).toBe(selectButton("p:p-rev-regions"));
   });
 
   it("moves to the previous row when the last row of the list goes", async () => {
-    view = await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
+    await renderPane(new FakeHost({ context: ctx("Sales", "A1") }));
     const last = [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")].at(-1);
     expect(last?.textContent).toContain("Pipeline by stage");
     await disconnectFromMenu(last!.dataset.placementKey!);
@@ -87,7 +71,7 @@ describe("focus after Disconnect this placement", () => {
         ]),
       ],
     });
-    view = await renderPane(host);
+    await renderPane(host);
     await disconnectFromMenu("p:p-only");
     expect(document.body.textContent).toContain("No reports are placed in this workbook yet.");
     const focused = document.activeElement as HTMLElement | null;

@@ -8,9 +8,9 @@ import { fetchTransport } from "../../../src/core/transport.js";
 import { createMemorySecretStore } from "../../../src/hosts/direct-gateway.js";
 import { type CommandOutcome, createDisconnectHereCommand } from "../../../src/hosts/excel/commands.js";
 import { createExcelHost } from "../../../src/hosts/excel/host.js";
-import { KEY, makeReport, placement, seedWith, WB } from "../../sandbox/fixtures.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../sandbox/spawn-sandbox.js";
-import { createExcelMock } from "./excel-mock.js";
+import { createExcelMock } from "../../support/excel-mock.js";
+import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const REGIONS = { id: "{00000000-0001-0000-0200-000000000000}", name: "Regions" };
 

@@ -8,20 +8,10 @@
  * 60 px height, what a browser would measure, and scrolling moves scrollTop and fires "scroll".
  */
 import { act } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReportPlacement } from "../../src/core/schema.js";
-import {
-  click,
-  ctx,
-  FakeHost,
-  type Rendered,
-  renderPane,
-  report,
-  SHEETS,
-  settle,
-  WORKBOOK_ID,
-  waitFor,
-} from "./fakeHost.js";
+import { click, ctx, FakeHost, report, SHEETS, settle, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 const VIEWPORT = 400;
 const ROW = 60;
@@ -69,13 +59,6 @@ afterAll(() => {
   for (const r of restore) r();
 });
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
 function scrollRegion(el: HTMLElement, top: number) {
   Object.defineProperty(el, "scrollTop", { configurable: true, value: top });
   el.dispatchEvent(new Event("scroll"));
@@ -106,13 +89,12 @@ function manyPlacements(n: number): FakeHost {
 const rows = () => [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
 const scroller = () => document.querySelector<HTMLElement>("[data-placement-scroller]") as HTMLElement;
 /** The long list's code is a chunk of its own (VirtualRows.tsx): its rows come once it has loaded. */
-const longListShown = () => waitFor(() => expect(scroller()).not.toBeNull());
+const longListShown = { until: () => expect(scroller()).not.toBeNull() };
 
 describe("a long placement list", () => {
   it("renders a bounded number of its 20,000 rows, and others as it scrolls", async () => {
-    view = await renderPane(manyPlacements(N));
-    expect(view.container.textContent).toContain(String(N)); // the count by the heading
-    await longListShown();
+    const root = await renderPane(manyPlacements(N), longListShown);
+    expect(root.textContent).toContain(String(N)); // the count by the heading
     const first = rows();
     expect(first.length).toBeGreaterThan(0);
     expect(first.length).toBeLessThan(40);
@@ -131,8 +113,7 @@ describe("a long placement list", () => {
 
   it("selects a row's range in the workbook after scrolling to it", async () => {
     const host = manyPlacements(N);
-    view = await renderPane(host);
-    await longListShown();
+    await renderPane(host, longListShown);
     await act(async () => scrollRegion(scroller(), 5000 * (ROW + 4)));
     await settle();
     const row = rows()[3] as HTMLLIElement;
@@ -143,8 +124,7 @@ describe("a long placement list", () => {
   });
 
   it("moves focus between rows with the arrow keys, End reaching the last row of 20,000", async () => {
-    view = await renderPane(manyPlacements(N));
-    await longListShown();
+    await renderPane(manyPlacements(N), longListShown);
     const first = rows()[0]?.querySelector("button") as HTMLButtonElement;
     first.focus();
     const press = (key: string) =>
@@ -166,7 +146,7 @@ describe("a long placement list", () => {
   });
 
   it("a short list renders every row, for tests and screen readers alike", async () => {
-    view = await renderPane(manyPlacements(90));
+    await renderPane(manyPlacements(90));
     expect(rows()).toHaveLength(90);
     expect(document.querySelector("[data-placement-scroller]")).toBeNull();
   });

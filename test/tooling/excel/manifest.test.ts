@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DISCONNECT_HERE_ACTION } from "../../../src/hosts/excel/commands.js";
-import { manifestVersion, normalizeBaseUrl, renderManifest } from "../../../src/hosts/excel/manifest.js";
+import { manifestVersion, normalizeBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const DIST = resolve(ROOT, "dist/excel");

@@ -29,7 +29,7 @@ import {
 const DEFAULT_FETCH_MS = 100;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-export const DIST = resolve(HERE, "../../../dist/sheets");
+export const DIST = resolve(HERE, "../../dist/sheets");
 
 export interface FetchedRequest {
   url: string;

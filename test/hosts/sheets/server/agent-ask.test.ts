@@ -12,7 +12,7 @@ import {
   type FetchedRequest,
   loadAppsScript,
   type World,
-} from "./apps-script.js";
+} from "../../../support/apps-script.js";
 
 const TENANT = "https://acme.reporting.example";
 const CHAT_URL = "https://ai.reporting.example/api/v1/public/acme/agents/sales/chat/stream-chat-state";

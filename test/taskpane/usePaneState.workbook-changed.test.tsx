@@ -6,28 +6,17 @@
  * not before it is connected.
  */
 import { act } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyDisconnect } from "../../src/core/placements.js";
-import { CONNECTED, ctx, FakeHost, type Rendered, renderPane, SHEETS, settle } from "./fakeHost.js";
-
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  document.body.innerHTML = "";
-});
-
-async function open(host: FakeHost): Promise<HTMLElement> {
-  view = await renderPane(host);
-  return view.container;
-}
+import { CONNECTED, ctx, FakeHost, SHEETS, settle } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
 
 const items = (root: ParentNode) => [...root.querySelectorAll("li[data-placement-key]")];
 
 describe("a workbook change told by the host", () => {
   it("a report disconnected outside the pane leaves the list after one reload", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(items(root)).toHaveLength(4);
     expect(root.textContent).toContain("Sales!B2:F20");
     expect(host.calls.loadWorkbook).toBe(1);
@@ -46,7 +35,7 @@ describe("a workbook change told by the host", () => {
 
   it("a new sheet told both as a context and as a workbook change reloads once", async () => {
     const host = new FakeHost();
-    await open(host);
+    await renderPane(host);
     host.sheets = [...SHEETS, { id: "sheet-new", name: "Forecast" }];
     await act(async () => {
       host.select(ctx("Forecast", "A1", "sheet-new"));
@@ -58,7 +47,7 @@ describe("a workbook change told by the host", () => {
 
   it("a sheet renamed elsewhere shows its new name after the reload", async () => {
     const host = new FakeHost();
-    const root = await open(host);
+    const root = await renderPane(host);
     expect(root.textContent).toContain("Regions!A1:C5");
     host.sheets = SHEETS.map((s) => (s.name === "Regions" ? { ...s, name: "By region" } : s));
     await act(async () => host.changeWorkbook());
@@ -69,7 +58,7 @@ describe("a workbook change told by the host", () => {
 
   it("before the add-in is connected, a workbook change loads nothing", async () => {
     const host = new FakeHost({ settings: { ...CONNECTED, tenantUrl: "", apiKeySet: false } });
-    await open(host);
+    await renderPane(host);
     await act(async () => host.changeWorkbook());
     await settle();
     expect(host.calls.loadWorkbook).toBe(0);

@@ -7,7 +7,7 @@ import {
   MiniTextDecoder,
   MiniURL,
   MiniURLSearchParams,
-} from "../../../src/hosts/sheets/server/web-globals.js";
+} from "../../../../src/hosts/sheets/server/web-globals.js";
 
 const SAME_AS_NODE = [
   "https://acme.reporting.example",

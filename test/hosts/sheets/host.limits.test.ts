@@ -8,7 +8,7 @@ import { PlatformError } from "../../../src/core/errors.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
 import { createBridge } from "../../../src/hosts/sheets/bridge.js";
 import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { fakeScriptRun } from "./fake-script-run.js";
+import { fakeScriptRun } from "../../support/fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",

@@ -11,9 +11,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_API_KEY } from "../../src/sandbox/demo.js";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 
 let home: string;
 let child: ChildProcess;

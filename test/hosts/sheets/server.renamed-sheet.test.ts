@@ -6,7 +6,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callOk, DIST, type FetchAnswer, type FetchedRequest, loadAppsScript } from "./apps-script.js";
+import {
+  callOk,
+  DIST,
+  type FetchAnswer,
+  type FetchedRequest,
+  loadAppsScript,
+} from "../../support/apps-script.js";
 
 const SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789renamed";
 const TENANT = "https://acme.reporting.example";

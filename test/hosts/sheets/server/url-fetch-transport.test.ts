@@ -3,15 +3,14 @@
  * chat URL, nowhere else, and maps UrlFetchApp's answer to the core's response shape.
  */
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "../../../src/core/errors.js";
-import { buildHttpRequest } from "../../../src/core/http.js";
-import { operations } from "../../../src/core/operations.js";
+import { PlatformError } from "../../../../src/core/errors.js";
+import { buildHttpRequest } from "../../../../src/core/http.js";
+import { operations } from "../../../../src/core/operations.js";
 import {
-  abortUrlOf,
   createUrlFetchTransport,
   isAllowedDestination,
-} from "../../../src/hosts/sheets/server/url-fetch-transport.js";
-import { checkRequestHeaders } from "./apps-script-limits.js";
+} from "../../../../src/hosts/sheets/server/url-fetch-transport.js";
+import { checkRequestHeaders } from "../../../support/apps-script-limits.js";
 
 const to = {
   tenantBase: "https://acme.reporting.example",
@@ -45,12 +44,6 @@ describe("destinations", () => {
     expect(isAllowedDestination("https://proxy.example/reporting/api/v1/deployments", proxied)).toBe(true);
     expect(isAllowedDestination("https://proxy.example/reportingX/api/v1/deployments", proxied)).toBe(false);
     expect(isAllowedDestination("https://proxy.example/other", proxied)).toBe(false);
-  });
-
-  it("abortUrlOf swaps the chat path for /chat/abort", () => {
-    expect(abortUrlOf(to.chatUrl)).toBe(
-      "https://ai.reporting.example/api/v1/public/acme/agents/a1/chat/abort",
-    );
   });
 });
 

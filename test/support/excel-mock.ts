@@ -8,7 +8,7 @@
  * no load/sync semantics in Office.js, so it is a plain object here.
  */
 import { OfficeMockObject } from "office-addin-mock";
-import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../../src/hosts/excel/office.js";
+import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../src/hosts/excel/office.js";
 
 export interface MockSheet {
   id: string;

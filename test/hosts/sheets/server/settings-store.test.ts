@@ -5,8 +5,15 @@
  * names the field and the limit, nothing saved before lost, and the old one-value format moved once.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { callError, callOk, DIST, type FetchedRequest, loadAppsScript, type World } from "./apps-script.js";
-import { PROPERTY_VALUE_LIMIT_BYTES, utf8Bytes } from "./apps-script-limits.js";
+import {
+  callError,
+  callOk,
+  DIST,
+  type FetchedRequest,
+  loadAppsScript,
+  type World,
+} from "../../../support/apps-script.js";
+import { PROPERTY_VALUE_LIMIT_BYTES, utf8Bytes } from "../../../support/apps-script-limits.js";
 
 const TENANT = "https://acme.reporting.example";
 const CHAT_URL = "https://ai.reporting.example/api/v1/public/acme/agents/sales/chat/stream-chat-state";

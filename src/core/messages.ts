@@ -1,0 +1,41 @@
+/**
+ * The catalogue of what the add-in says when a setting is missing, in one place so every host and
+ * the pane say it the same way. Each error carries the Settings field it is about (`field`), so the
+ * pane can open Settings there without reading the text.
+ */
+import { PlatformError, type PlatformErrorKind } from "./errors.js";
+
+/**
+ * What an action came to, in words for the user: a disconnect (from the pane, a cell's menu or the
+ * add-on menu), shown as a toast or a notice.
+ */
+export interface Outcome {
+  ok: boolean;
+  message: string;
+}
+
+/** A field of the Settings form, by the name the pane, the hosts and the stored settings use. */
+export type SettingsField = "tenantUrl" | "apiKey" | "scimToken" | "deploymentId" | "chatUrl" | "agentApiKey";
+
+const MISSING: Record<SettingsField, { kind: PlatformErrorKind; text: string }> = {
+  tenantUrl: { kind: "bad-request", text: "No tenant URL is set. Open Settings and enter it." },
+  apiKey: { kind: "unauthorized", text: "No API key is set. Open Settings and paste one." },
+  scimToken: {
+    kind: "unauthorized",
+    text: "No SCIM token is set for this tenant. Open Settings and paste one.",
+  },
+  deploymentId: { kind: "bad-request", text: "No deployment is picked. Open Settings and choose one." },
+  chatUrl: { kind: "bad-request", text: "No agent chat URL is set. Open Settings and paste it." },
+  agentApiKey: { kind: "unauthorized", text: "No agent API key is set. Open Settings and paste one." },
+};
+
+/** What the add-in says when `field` is not set (or not set for the URL it would be sent to). */
+export function missingSettingMessage(field: SettingsField): string {
+  return MISSING[field].text;
+}
+
+/** The error for a setting that is not set: its message from the catalogue, and the field. */
+export function missingSetting(field: SettingsField): PlatformError {
+  const { kind, text } = MISSING[field];
+  return new PlatformError(kind, text, { field });
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import {
+  placedReports,
+  relativeTime,
+  replaceReport,
+  splitByWorkbook,
+  syncStatusLabel,
+} from "../../src/core/index.js";
+import { fullReport, placement } from "./fixtures.js";
+
+const report = fullReport({
+  name: "Revenue by region",
+  externalWorkbookPlacements: [
+    placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
+    placement({ id: "p2", workbookId: "wb-2", sheetName: "Sales", anchorCell: "B2" }),
+  ],
+});
+
+describe("the placement view shared by the pane and the host commands", () => {
+  it("lists every placement with its report, split by workbook", () => {
+    const placed = placedReports([report]);
+    const { here, elsewhere } = splitByWorkbook(placed, "wb-1");
+    expect(here.map((p) => p.id)).toEqual(["p1"]);
+    expect(elsewhere.map((p) => p.id)).toEqual(["p2"]);
+    expect(here[0]?.report.name).toBe("Revenue by region");
+  });
+
+  it("replaces the report the service returned and leaves the others", () => {
+    const other = fullReport({ id: 5, name: "Other" });
+    const updated = { ...report, name: "Renamed" };
+    expect(replaceReport([other, report], updated).map((r) => r.name)).toEqual(["Other", "Renamed"]);
+  });
+
+  it("labels sync statuses, and anything unknown as Unknown", () => {
+    expect(syncStatusLabel("UP_TO_DATE")).toBe("Up to date");
+    expect(syncStatusLabel("CHANGED")).toBe("Out of date");
+    expect(syncStatusLabel("UNKNOWN")).toBe("Unknown");
+    expect(syncStatusLabel("STALE")).toBe("Unknown");
+    expect(syncStatusLabel(null)).toBe("Unknown");
+  });
+
+  it("says when a placement was refreshed, relative to now", () => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    expect(relativeTime("2026-11-22T09:00:00Z", now)).toBe("3 hours ago");
+    expect(relativeTime("2026-11-22T11:59:50Z", now)).toBe("just now");
+    expect(relativeTime("2026-11-21T12:00:00Z", now)).toBe("yesterday");
+    expect(relativeTime("garbage", now)).toBeNull();
+    expect(relativeTime(null, now)).toBeNull();
+  });
+});
