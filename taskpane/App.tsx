@@ -39,6 +39,7 @@ import {
   Spinner,
   usePrefetchWhenShown,
 } from "./lazy.js";
+import { RefreshingStatus } from "./listCache.js";
 import type { QueuedNotice } from "./PaneToaster.js";
 import { PlacementList, placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
 import { isConnected, type Notice, type PaneState, usePaneState } from "./usePaneState.js";
@@ -196,6 +197,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             <bdi>{workbookName}</bdi>
           </h1>
           <Caption1 className={styles.subtitle}>Reporting Platform · {host.label}</Caption1>
+          <RefreshingStatus shown={state.stale} />
         </div>
         {!showSettings ? (
           <Button
