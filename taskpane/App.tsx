@@ -10,7 +10,6 @@ import {
   makeStyles,
   mergeClasses,
   PortalMountNodeProvider,
-  Spinner,
   Subtitle2,
   Text,
   tokens,
@@ -32,6 +31,9 @@ import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage, type SettingsField } from "./errorMessage.js";
 import { FocusRescueBox } from "./focusRescue.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import { Spinner, usePrefetchWhenShown } from "./lazy.js";
+import { RefreshingStatus } from "./listCache.js";
 import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
 import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
 import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
@@ -160,6 +162,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const styles = useStyles();
   const { messages, notify, dismiss } = usePaneMessages();
   const state = usePaneState(host, notify);
+  usePrefetchWhenShown(state.phase !== "loading");
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
   const [view, setView] = useState<PaneView>("reports");
@@ -227,6 +230,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             <Caption1 className={styles.subtitle}>
               {workbookName ? `Reporting Platform · ${host.label}` : host.label}
             </Caption1>
+            <RefreshingStatus shown={state.stale} />
           </div>
           {!showSettings ? (
             <Button
@@ -405,7 +409,7 @@ function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject
         <div>
           <Button
             appearance="primary"
-            icon={busy ? <Spinner size="tiny" /> : <DisconnectIcon />}
+            icon={busy ? <Spinner size="tiny" aria-hidden /> : <DisconnectIcon />}
             disabled={!current || busy}
             aria-describedby={hintId}
             onClick={() => void state.disconnectAt()}

@@ -3,6 +3,7 @@
  * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
  */
 import { act } from "react";
+import { beforeEach } from "vitest";
 import type { ChatMessage } from "../../src/core/chat-messages.js";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { applyDisconnect } from "../../src/core/placements.js";
@@ -19,9 +20,13 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
+import { forgetKeptLists } from "../../taskpane/listCache.js";
 import { mountTaskPane } from "../../taskpane/mount.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Each test opens the pane in a fresh session: no list kept by an earlier test (listCache.tsx).
+beforeEach(() => forgetKeptLists());
 
 // jsdom lacks a few browser APIs Fluent reaches for.
 if (typeof window !== "undefined") {
