@@ -39,6 +39,7 @@ import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
 import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
 import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
+import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
 import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
@@ -90,6 +91,8 @@ const useStyles = makeStyles({
     flexGrow: 1,
     padding: tokens.spacingHorizontalM,
     minWidth: 0,
+    // What the keyboard focuses scrolls into view below the sticky header, not under it.
+    "& *": { scrollMarginTop: HEADER_SCROLL_MARGIN },
   },
   view: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalL, minWidth: 0 },
   // A hidden view is not drawn (the class's display would otherwise win over `hidden`).
@@ -171,6 +174,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const settingsButton = useRef<HTMLButtonElement>(null);
   const refreshButton = useRef<HTMLButtonElement>(null);
   const cellCard = useRef<HTMLDivElement>(null);
+  const header = useStickyHeaderHeight<HTMLElement>();
   // Menus and tooltips open inside the main landmark, not at the end of the page's body.
   const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
 
@@ -221,7 +225,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
 
   return (
     <div className={styles.root}>
-      <header className={styles.header}>
+      <header ref={header} className={styles.header}>
         <div className={styles.titleRow}>
           <div className={styles.titleBlock}>
             <h1 className={styles.title} title={workbookName ?? "Reporting Platform"}>
