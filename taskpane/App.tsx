@@ -10,7 +10,6 @@ import {
   makeStyles,
   mergeClasses,
   PortalMountNodeProvider,
-  Spinner,
   Subtitle2,
   Text,
   tokens,
@@ -32,11 +31,15 @@ import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage, type SettingsField } from "./errorMessage.js";
 import { FocusRescueBox } from "./focusRescue.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import { Spinner, usePrefetchWhenShown } from "./lazy.js";
+import { RefreshingStatus } from "./listCache.js";
 import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
 import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
 import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
 import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
+import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
 import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
@@ -88,6 +91,8 @@ const useStyles = makeStyles({
     flexGrow: 1,
     padding: tokens.spacingHorizontalM,
     minWidth: 0,
+    // What the keyboard focuses scrolls into view below the sticky header, not under it.
+    "& *": { scrollMarginTop: HEADER_SCROLL_MARGIN },
   },
   view: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalL, minWidth: 0 },
   // A hidden view is not drawn (the class's display would otherwise win over `hidden`).
@@ -160,6 +165,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const styles = useStyles();
   const { messages, notify, dismiss } = usePaneMessages();
   const state = usePaneState(host, notify);
+  usePrefetchWhenShown(state.phase !== "loading");
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
   const [view, setView] = useState<PaneView>("reports");
@@ -168,6 +174,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const settingsButton = useRef<HTMLButtonElement>(null);
   const refreshButton = useRef<HTMLButtonElement>(null);
   const cellCard = useRef<HTMLDivElement>(null);
+  const header = useStickyHeaderHeight<HTMLElement>();
   // Menus and tooltips open inside the main landmark, not at the end of the page's body.
   const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
 
@@ -218,7 +225,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
 
   return (
     <div className={styles.root}>
-      <header className={styles.header}>
+      <header ref={header} className={styles.header}>
         <div className={styles.titleRow}>
           <div className={styles.titleBlock}>
             <h1 className={styles.title} title={workbookName ?? "Reporting Platform"}>
@@ -227,6 +234,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             <Caption1 className={styles.subtitle}>
               {workbookName ? `Reporting Platform · ${host.label}` : host.label}
             </Caption1>
+            <RefreshingStatus shown={state.stale} />
           </div>
           {!showSettings ? (
             <Button
@@ -405,7 +413,7 @@ function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject
         <div>
           <Button
             appearance="primary"
-            icon={busy ? <Spinner size="tiny" /> : <DisconnectIcon />}
+            icon={busy ? <Spinner size="tiny" aria-hidden /> : <DisconnectIcon />}
             disabled={!current || busy}
             aria-describedby={hintId}
             onClick={() => void state.disconnectAt()}

@@ -5,7 +5,8 @@
  * screen readers and as a tooltip.
  */
 import { Button, Field, makeStyles, Textarea, tokens } from "@fluentui/react-components";
-import type { FormEvent, Ref } from "react";
+import { type FormEvent, type Ref, useRef } from "react";
+import { useFocusRescue } from "./focusRescue.js";
 import { NewConversationIcon, SendIcon, StopIcon } from "./icons.js";
 
 /** Below this width of the composer, Send and both words of New conversation do not fit one row. */
@@ -68,8 +69,9 @@ export interface ComposerProps {
 
 export function Composer(props: ComposerProps) {
   const styles = useStyles();
+  const form = useRef<HTMLFormElement>(null);
   return (
-    <form className={styles.composer} onSubmit={props.onSend}>
+    <form ref={form} className={styles.composer} onSubmit={props.onSend}>
       <Field label="Ask the agent">
         <Textarea
           ref={props.questionRef}
@@ -87,9 +89,7 @@ export function Composer(props: ComposerProps) {
       </Field>
       <div className={styles.actions}>
         {props.streaming ? (
-          <Button type="button" icon={<StopIcon />} onClick={props.onStop}>
-            Stop
-          </Button>
+          <StopButton onStop={props.onStop} questionBox={() => form.current?.querySelector("textarea")} />
         ) : (
           <Button type="submit" appearance="primary" icon={<SendIcon />} disabled={!props.canSend}>
             Send
@@ -108,5 +108,21 @@ export function Composer(props: ComposerProps) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Stop, there while an answer streams: when the answer ends by itself, focus it held goes to the question box. */
+function StopButton({
+  onStop,
+  questionBox,
+}: {
+  onStop(): void;
+  questionBox(): HTMLElement | null | undefined;
+}) {
+  const ref = useFocusRescue<HTMLButtonElement>(questionBox);
+  return (
+    <Button ref={ref} type="button" icon={<StopIcon />} onClick={onStop}>
+      Stop
+    </Button>
   );
 }

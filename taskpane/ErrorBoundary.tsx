@@ -2,16 +2,9 @@
  * Never a blank pane: a render error anywhere below shows a message and a Reload button instead.
  * The message is generic; the error itself (which may hold a stack) is not shown.
  */
-import {
-  Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  makeStyles,
-  tokens,
-} from "@fluentui/react-components";
+import { Button, makeStyles, tokens } from "@fluentui/react-components";
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from "./lazy.js";
 
 interface Props {
   children: ReactNode;

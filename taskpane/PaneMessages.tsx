@@ -3,17 +3,11 @@
  * of its main area, never over the workbook: a polite live region of message bars, each
  * dismissible. Errors and warnings stay until dismissed; successes and information go after a while.
  */
-import {
-  Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  makeStyles,
-  mergeClasses,
-  tokens,
-} from "@fluentui/react-components";
+import { Button, makeStyles, mergeClasses, tokens } from "@fluentui/react-components";
 import { DismissRegular } from "@fluentui/react-icons/svg/dismiss";
 import { useCallback, useEffect, useRef, useState } from "react";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import { MessageBar, MessageBarActions, MessageBarBody } from "./lazy.js";
 import type { Notice } from "./usePaneState.js";
 
 export interface PaneMessage {

@@ -4,17 +4,17 @@
  * marked `aria-current`. Clicking a placement selects its range in the workbook.
  *
  * Up to VIRTUAL_ABOVE placements are rendered whole (tests and screen readers see every one); a
- * longer list scrolls in a region of its own and renders only the rows in view (@tanstack/react-virtual).
+ * longer list scrolls in a region of its own and renders only the rows in view (VirtualRows.tsx,
+ * loaded only for such a list).
  * Either way the Up and Down arrows (Home, End) move between placements, and focus moves to a
  * neighbouring row when "Disconnect this placement" removes the one it was on.
  */
 import { makeStyles, tokens } from "@fluentui/react-components";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type KeyboardEvent,
+  lazy,
   memo,
-  type ReactNode,
-  type RefObject,
+  Suspense,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -32,7 +32,10 @@ import {
   type SheetGroup,
 } from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
-import { PlacementItem, type SelectTarget, type VirtualRow, virtualRowProps } from "./PlacementItem.js";
+import { PlacementItem, type SelectTarget, type VirtualRow } from "./PlacementItem.js";
+import type { Row } from "./VirtualRows.js";
+
+const VirtualRows = lazy(() => import("./VirtualRows.js"));
 
 export { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementItem.js";
 
@@ -62,19 +65,7 @@ const useStyles = makeStyles({
     flexDirection: "column",
     rowGap: tokens.spacingVerticalXS,
   },
-  scroller: {
-    maxHeight: "70vh",
-    overflowY: "auto",
-    overflowX: "hidden",
-    overscrollBehavior: "contain",
-  },
-  virtualList: { position: "relative", listStyleType: "none", margin: 0, padding: 0, width: "100%" },
-  virtualHeading: { paddingTop: tokens.spacingVerticalS },
 });
-
-type Row =
-  | { kind: "heading"; group: SheetGroup }
-  | { kind: "placement"; group: SheetGroup; item: GroupedPlacement };
 
 function rowsOf(groups: readonly SheetGroup[]): Row[] {
   const rows: Row[] = [];
@@ -240,16 +231,21 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     />
   );
 
+  const renderHeading = (name: string) => <SheetHeading name={name} />;
+
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys on the rows' buttons, delegated
     <div ref={rootRef} className={virtual ? undefined : styles.groups} onKeyDown={onKeyDown}>
       {virtual ? (
-        <VirtualRows
-          rows={rows}
-          scrollToRow={scrollToRow}
-          renderItem={renderItem}
-          onRendered={applyPendingFocus}
-        />
+        <Suspense fallback={null}>
+          <VirtualRows
+            rows={rows}
+            scrollToRow={scrollToRow}
+            renderItem={renderItem}
+            renderHeading={renderHeading}
+            onRendered={applyPendingFocus}
+          />
+        </Suspense>
       ) : (
         groups.map((group) => (
           <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
@@ -269,54 +265,6 @@ function SheetHeading({ name }: { name: string }) {
     <h3 className={styles.groupHeading} title={revealInvisible(name)}>
       <bdi>{revealInvisible(name)}</bdi>
     </h3>
-  );
-}
-
-interface VirtualRowsProps {
-  rows: readonly Row[];
-  scrollToRow: RefObject<((index: number) => void) | null>;
-  renderItem(group: SheetGroup, item: GroupedPlacement, row: VirtualRow): ReactNode;
-  onRendered(): void;
-}
-
-/**
- * The long list: one scrolling region, sheet headings and placements as rows of one list, only
- * those in view (and a few either side, so Tab always has a next row) in the DOM.
- */
-function VirtualRows({ rows, scrollToRow, renderItem, onRendered }: VirtualRowsProps) {
-  const styles = useStyles();
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === "heading" ? 32 : 64),
-    getItemKey: (i) => {
-      const row = rows[i];
-      if (!row) return i;
-      return row.kind === "heading" ? `sheet:${row.group.sheetName}` : row.item.placement.key;
-    },
-    overscan: 6,
-    gap: 4,
-  });
-  scrollToRow.current = (index) => virtualizer.scrollToIndex(index, { align: "auto" });
-  useEffect(onRendered);
-  const count = rows.length;
-  return (
-    <div ref={scroller} className={styles.scroller} data-placement-scroller="">
-      <ul className={styles.virtualList} style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const row = rows[v.index];
-          if (!row) return null;
-          const at: VirtualRow = { index: v.index, top: v.start, count, measure: virtualizer.measureElement };
-          if (row.kind === "placement") return renderItem(row.group, row.item, at);
-          return (
-            <li key={v.key} className={styles.virtualHeading} {...virtualRowProps(at)}>
-              <SheetHeading name={row.group.sheetName} />
-            </li>
-          );
-        })}
-      </ul>
-    </div>
   );
 }
 

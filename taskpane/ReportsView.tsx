@@ -2,20 +2,12 @@
  * The pane's "Reports" view: what is loading or failed (with Retry, and "Open settings" when the key
  * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
  */
-import {
-  Badge,
-  Caption1,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  makeStyles,
-  Subtitle2,
-  Text,
-  tokens,
-} from "@fluentui/react-components";
+import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
 import type { ReactNode } from "react";
 import type { PlacedReport } from "../src/core/placement-view.js";
 import type { SettingsField } from "./errorMessage.js";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
 import type { PaneState } from "./usePaneState.js";

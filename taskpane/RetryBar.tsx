@@ -3,18 +3,11 @@
  * then what it means for the pane, with Retry and, when Settings can fix it (a refused or
  * forbidden API key), "Open settings" at the failing field.
  */
-import {
-  Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  makeStyles,
-  Skeleton,
-  SkeletonItem,
-  tokens,
-} from "@fluentui/react-components";
+import { Button, makeStyles, tokens } from "@fluentui/react-components";
 import { type SettingsField, settingsFieldFor } from "./errorMessage.js";
 import { useFocusRescue } from "./focusRescue.js";
+// Shown only now and then: loaded apart from the first script (lazy.tsx).
+import { MessageBar, MessageBarActions, MessageBarBody, Skeleton, SkeletonItem } from "./lazy.js";
 import type { PaneState } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -54,15 +47,18 @@ export function RetryBar({ consequence, state, onOpenSettings, focusAfter }: Ret
   const ref = useFocusRescue<HTMLDivElement>(focusAfter);
   const field = settingsFieldFor(state.loadFailure);
   return (
-    <MessageBar ref={ref} intent="error" layout="multiline">
-      <MessageBarBody>{sentences(state.loadError ?? "", consequence)}</MessageBarBody>
-      <MessageBarActions>
-        {field ? <Button onClick={() => onOpenSettings(field)}>Open settings</Button> : null}
-        {/* Focusable while it runs: a disabled button would drop focus to the page. */}
-        <Button onClick={() => void state.reload()} disabledFocusable={state.refreshing}>
-          Retry
-        </Button>
-      </MessageBarActions>
-    </MessageBar>
+    // The ref on a box of our own: the bar is a lazily loaded part (lazy.tsx) that takes no ref.
+    <div ref={ref}>
+      <MessageBar intent="error" layout="multiline">
+        <MessageBarBody>{sentences(state.loadError ?? "", consequence)}</MessageBarBody>
+        <MessageBarActions>
+          {field ? <Button onClick={() => onOpenSettings(field)}>Open settings</Button> : null}
+          {/* Focusable while it runs: a disabled button would drop focus to the page. */}
+          <Button onClick={() => void state.reload()} disabledFocusable={state.refreshing}>
+            Retry
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    </div>
   );
 }

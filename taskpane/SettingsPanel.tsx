@@ -30,7 +30,13 @@ import { changed, hostOf, isSecure, secretHint, secretOf } from "./settingsForm.
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
-  form: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },
+  form: {
+    display: "flex",
+    flexDirection: "column",
+    rowGap: tokens.spacingVerticalM,
+    // A field focused from the keyboard is scrolled into view above the sticky Save and Back.
+    "& input, & textarea, & button, & [tabindex]": { scrollMarginBottom: "64px" },
+  },
   heading: { margin: 0 },
   group: {
     display: "flex",

@@ -10,6 +10,7 @@ import {
   MessageBarActions,
   MessageBarBody,
   makeStyles,
+  mergeClasses,
   Spinner,
   tokens,
 } from "@fluentui/react-components";
@@ -75,6 +76,8 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
     minWidth: 0,
   },
+  // A collapsed list is not drawn (its own display would otherwise win over \`hidden\`).
+  hidden: { display: "none" },
   stepText: { minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
   // The box of a step's dot or spinner is as wide as the disclosure's chevron (a small Button's
   // 20px icon), so each dot sits under the chevron and each step's text under "N steps".
@@ -112,7 +115,11 @@ export function TurnSteps({ turn }: { turn: Turn }) {
   if (turn.steps.length === 0) return null;
   const streaming = turn.status === "streaming";
   const list = (
-    <ul className={styles.steps} id={listId} hidden={!streaming && !open}>
+    <ul
+      className={mergeClasses(styles.steps, !streaming && !open && styles.hidden)}
+      id={listId}
+      hidden={!streaming && !open}
+    >
       {turn.steps.map((s) => (
         <li key={s.id} className={styles.step}>
           <span className={styles.stepMark} aria-hidden>

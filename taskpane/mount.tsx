@@ -6,14 +6,8 @@
 import { FluentProvider, type Theme, webLightTheme } from "@fluentui/react-components";
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { z } from "zod/mini";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { App } from "./App.js";
-
-// The pane's pages forbid eval (Content-Security-Policy without 'unsafe-eval'). Without this, zod
-// probes `new Function` on the first parse; the probe's failure is caught, but the browser still
-// reports it as a policy violation on every load.
-z.config({ jitless: true });
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
 // toasts), and a full-height portal node would cover the page.

@@ -19,8 +19,15 @@ import {
 } from "../src/core/placement-view.js";
 import { findPlacementAt, toDisconnectInput } from "../src/core/placements.js";
 import type { DisconnectInput, Report } from "../src/core/schema.js";
-import type { ActiveContext, PublicSettings, SheetInfo, SpreadsheetHost } from "../src/hosts/host.js";
+import type {
+  ActiveContext,
+  PublicSettings,
+  SheetInfo,
+  SpreadsheetHost,
+  WorkbookSnapshot,
+} from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
+import { keepList, startFirstLoad } from "./listCache.js";
 
 export type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -51,6 +58,8 @@ export interface PaneState {
   loadFailure: unknown;
   /** A refresh is running (the list stays visible meanwhile). */
   refreshing: boolean;
+  /** The list shown is the one last kept for this workbook (listCache.ts); the fresh one is loading. */
+  stale: boolean;
   problems: string[];
   context: ActiveContext | null;
   sheets: SheetInfo[];
@@ -82,6 +91,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     setLoadFailure(error == null ? null : { error });
   }, []);
   const [refreshing, setRefreshing] = useState(false);
+  const [stale, setStale] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const [context, setContextState] = useState<ActiveContext | null>(null);
   const [sheets, setSheetsState] = useState<SheetInfo[]>([]);
@@ -132,13 +142,14 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
 
   /** `quiet`: a refresh that keeps the list shown when it fails. */
   const loadWorkbook = useCallback(
-    (quiet: boolean): Promise<void> => {
+    (quiet: boolean, started?: Promise<WorkbookSnapshot>): Promise<void> => {
       const seq = ++loadSeq.current;
       setRefreshing(true);
       const run = (async () => {
         try {
-          const snapshot = await host.loadWorkbook();
+          const snapshot = await (started ?? host.loadWorkbook());
           if (!mounted.current || seq !== loadSeq.current) return;
+          keepList(snapshot);
           setContext(snapshot.context);
           setSheets(snapshot.sheets);
           setReports(snapshot.reports);
@@ -151,7 +162,10 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           // Keep what is listed when a refresh fails; only a first load turns into an error.
           setPhase((p) => (quiet && p === "ready" ? p : "error"));
         } finally {
-          if (mounted.current && seq === loadSeq.current) setRefreshing(false);
+          if (mounted.current && seq === loadSeq.current) {
+            setRefreshing(false);
+            setStale(false);
+          }
         }
       })();
       loading.current = run;
@@ -163,11 +177,30 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const start = useCallback(async (): Promise<void> => {
     setLoadError(null);
     setRefreshing(true);
+    // Settings, the workbook and the list kept for it, asked for together (listCache.ts).
+    const first = startFirstLoad(host);
+    // The kept list is shown only if it comes before anything fresher (the load, or setup).
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    if (first.early) first.workbook().then(settle, settle);
+    void first.kept.then((kept) => {
+      if (!kept || settled || !mounted.current) return;
+      setContext(kept.context);
+      setSheets(kept.list.sheets);
+      setReports(kept.list.reports);
+      setProblems(kept.list.problems);
+      setStale(true);
+      setPhase("ready");
+    });
     let s: PublicSettings;
     try {
-      s = await host.platform.getSettings();
+      s = await first.settings;
     } catch (error) {
+      settled = true;
       if (!mounted.current) return;
+      setStale(false);
       setLoadError(error);
       setPhase("error");
       setRefreshing(false);
@@ -176,12 +209,16 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     if (!mounted.current) return;
     setSettings(s);
     if (!isConnected(s)) {
+      settled = true;
+      setStale(false);
       setPhase("needs-settings");
       setRefreshing(false);
       return;
     }
-    await loadWorkbook(false);
-  }, [host, loadWorkbook, setLoadError]);
+    const fresh = first.workbook();
+    fresh.then(settle, settle);
+    await loadWorkbook(false, fresh);
+  }, [host, loadWorkbook, setContext, setSheets, setReports, setLoadError]);
 
   // Once per host: StrictMode's second effect run in development must not load twice.
   const startedFor = useRef<SpreadsheetHost | null>(null);
@@ -364,6 +401,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     loadError,
     loadFailure: loadFailure?.error ?? null,
     refreshing,
+    stale,
     problems,
     context,
     sheets,

@@ -16,6 +16,12 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /**
+   * What fetch does with a redirect. By default only a GET follows one (`redirectNotFollowed`). A
+   * caller sets "follow" only for a hop that never passes a Location on (the add-in server's relay),
+   * so that the page can read the 3xx itself instead of an opaque redirect.
+   */
+  redirect?: "follow" | "manual";
 }
 
 /** A byte or text stream: a web ReadableStream or any async iterable of chunks. */
@@ -68,7 +74,7 @@ export function fetchTransport(fetchFn: typeof fetch): Transport {
       method: request.method,
       headers,
       signal: request.signal ?? null,
-      redirect: request.method === "GET" ? "follow" : "manual",
+      redirect: request.redirect ?? (request.method === "GET" ? "follow" : "manual"),
     };
     // An empty body as bytes: a string would add a bogus "Content-Type: text/plain".
     if (request.body !== undefined) init.body = request.body === "" ? new Uint8Array(0) : request.body;

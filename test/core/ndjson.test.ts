@@ -146,6 +146,26 @@ describe("decodeNdjson", () => {
     expect(values).toEqual([{ content }, { after: 1 }]);
   });
 
+  it("decodes long lines of 1- to 4-byte characters whatever the chunking, a character split anywhere", () => {
+    // Each line is far past 64 KB (the most undecoded bytes held), so characters straddle every
+    // point where held bytes are decoded; a leading byte-order mark is dropped once.
+    const content = ["a", "é", "€", "𝄞"].map((c, i) => c.repeat(40_000 + i)).join("|");
+    const text = `\ufeff${JSON.stringify({ content })}\n${JSON.stringify({ tail: content.slice(7) })}\n{"after":1}\n`;
+    const bytes = encoder.encode(text);
+    const expected = [{ content }, { tail: content.slice(7) }, { after: 1 }];
+    for (const sizes of [[16], [1, 3, 7], [70_000], [65_535, 2, 5], [100_000, 16]]) {
+      const decoder = new NdjsonDecoder();
+      const values: unknown[] = [];
+      for (let i = 0, k = 0; i < bytes.length; k++) {
+        const size = sizes[k % sizes.length] as number;
+        values.push(...decoder.push(bytes.subarray(i, i + size)));
+        i += size;
+      }
+      values.push(...decoder.end());
+      expect(values, String(sizes)).toEqual(expected);
+    }
+  });
+
   it("reads right from a source that reuses one buffer for every chunk (a BYOB reader)", () => {
     const text = `${JSON.stringify({ content: "é".repeat(100) })}\n{"after":1}\n`;
     const bytes = encoder.encode(text);

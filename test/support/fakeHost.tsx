@@ -3,6 +3,7 @@
  * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
  */
 import { act } from "react";
+import { beforeEach } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { applyDisconnect } from "../../src/core/placements.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
@@ -18,8 +19,12 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
+import { forgetKeptLists } from "../../taskpane/listCache.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Each test opens the pane in a fresh session: no list kept by an earlier test (listCache.tsx).
+beforeEach(() => forgetKeptLists());
 
 // jsdom lacks a few browser APIs Fluent reaches for.
 if (typeof window !== "undefined") {

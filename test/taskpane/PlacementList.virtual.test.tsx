@@ -88,10 +88,12 @@ function manyPlacements(n: number): FakeHost {
 
 const rows = () => [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
 const scroller = () => document.querySelector<HTMLElement>("[data-placement-scroller]") as HTMLElement;
+/** The long list's code is a chunk of its own (VirtualRows.tsx): its rows come once it has loaded. */
+const longListShown = { until: () => expect(scroller()).not.toBeNull() };
 
 describe("a long placement list", () => {
   it("renders a bounded number of its 20,000 rows, and others as it scrolls", async () => {
-    const root = await renderPane(manyPlacements(N));
+    const root = await renderPane(manyPlacements(N), longListShown);
     expect(root.textContent).toContain(String(N)); // the count by the heading
     const first = rows();
     expect(first.length).toBeGreaterThan(0);
@@ -111,7 +113,7 @@ describe("a long placement list", () => {
 
   it("selects a row's range in the workbook after scrolling to it", async () => {
     const host = manyPlacements(N);
-    await renderPane(host);
+    await renderPane(host, longListShown);
     await act(async () => scrollRegion(scroller(), 5000 * (ROW + 4)));
     await settle();
     const row = rows()[3] as HTMLLIElement;
@@ -122,7 +124,7 @@ describe("a long placement list", () => {
   });
 
   it("moves focus between rows with the arrow keys, End reaching the last row of 20,000", async () => {
-    await renderPane(manyPlacements(N));
+    await renderPane(manyPlacements(N), longListShown);
     const first = rows()[0]?.querySelector("button") as HTMLButtonElement;
     first.focus();
     const press = (key: string) =>

@@ -3,13 +3,18 @@
  * command reaches the same host (and so the same pane) as the ribbon. The command is associated
  * earlier, by early.ts (a separate, tiny script that runs before this module has loaded); here it
  * gets its handler, and any right-click that arrived meanwhile runs.
+ *
+ * What the first screen does not run is loaded apart, started here at once so that it is there
+ * when first needed: the relaying transport (with the service's fetch) and the command's code.
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
-import { fetchTransport } from "../../core/transport.js";
-import { type CommandOutcome, createDisconnectHereCommand } from "./commands.js";
+import type { Transport } from "../../core/transport.js";
+import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
 import { createExcelHost } from "./host.js";
-import { createRelayingTransport, loadRelayRoute } from "./relay-transport.js";
+import type { CommandEvent } from "./office.js";
+
+const START_FAILED = "The Reports pane could not start. Close it and open it again.";
 
 function showNotice(outcome: CommandOutcome) {
   const notice = document.getElementById("notice");
@@ -19,31 +24,73 @@ function showNotice(outcome: CommandOutcome) {
   notice.hidden = false;
 }
 
+/** A value loaded once by `load`, asked for again after a failure. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  return () => {
+    if (!value) {
+      const loading = load();
+      value = loading;
+      loading.catch(() => {
+        if (value === loading) value = null;
+      });
+    }
+    return value;
+  };
+}
+
+/**
+ * The add-in server says (config.json beside the page) which tenants to reach through its relay:
+ * relay-transport.ts, loaded apart; each request waits for it (it is loading from the start).
+ */
+function relayingTransport(): Transport {
+  const transport = once(async () => {
+    const [{ createRelayingTransport, loadRelayRoute }, { fetchTransport }] = await Promise.all([
+      import("./relay-transport.js"),
+      import("../../core/transport.js"),
+    ]);
+    return createRelayingTransport({
+      direct: fetchTransport((input, init) => fetch(input, init)),
+      route: () => loadRelayRoute(window.location.href),
+    });
+  });
+  void transport().catch(() => undefined);
+  return async (request) => (await transport())(request);
+}
+
 Office.onReady(() => {
   const root = document.getElementById("root")!;
-  // The add-in server says (config.json beside the page) which tenants to reach through its relay.
-  const transport = createRelayingTransport({
-    direct: fetchTransport((input, init) => fetch(input, init)),
-    route: () => loadRelayRoute(window.location.href),
-  });
-  const host = createExcelHost({ transport });
+  const host = createExcelHost({ transport: relayingTransport() });
   const showTaskpane = () => Office.addin.showAsTaskpane();
 
   // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
-  // work itself if no pane answers.
-  const command = createDisconnectHereCommand({
-    host,
-    showTaskpane,
-    async notify(outcome) {
-      showNotice(outcome);
-      await showTaskpane().catch(() => undefined);
-    },
+  // work itself if no pane answers. Its code (commands.ts) loads apart; commands that arrive
+  // meanwhile wait for it, in order.
+  const command = once(async () => {
+    const { createDisconnectHereCommand } = await import("./commands.js");
+    return createDisconnectHereCommand({
+      host,
+      showTaskpane,
+      async notify(outcome) {
+        showNotice(outcome);
+        await showTaskpane().catch(() => undefined);
+      },
+    });
   });
-  disconnectHereEarly.ready((event) => void command(event));
+  void command().catch(() => undefined);
+  disconnectHereEarly.ready((event: CommandEvent) => {
+    command().then(
+      (run) => void run(event),
+      () => {
+        showNotice({ ok: false, message: START_FAILED });
+        event.completed();
+      },
+    );
+  });
 
   try {
     mountTaskPane(root, host);
   } catch {
-    showNotice({ ok: false, message: "The Reports pane could not start. Close it and open it again." });
+    showNotice({ ok: false, message: START_FAILED });
   }
 });

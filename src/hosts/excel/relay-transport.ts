@@ -89,6 +89,10 @@ export function createRelayingTransport(options: RelayingTransportOptions): Tran
     const response = await options.direct({
       ...request,
       url: `${relay.base}${host}${target.pathname}${target.search}`,
+      // The relay follows no redirect and passes no Location on (it names the target in
+      // X-Relay-Location), so the browser has nothing to follow; "manual" would hide the 3xx
+      // behind an opaque redirect and the user would never learn where it pointed.
+      redirect: "follow",
     });
     if (response.status === 403 && response.headers["x-relay-error"] === "tenant-not-listed") {
       throw refusedByTenant();

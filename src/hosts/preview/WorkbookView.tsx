@@ -90,7 +90,8 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
             <path d="M1 6h14M1 11h14M6 1v14M11 1v14" stroke="currentColor" strokeWidth="1" fill="none" />
           </svg>
         </span>
-        <h1 className="wb-title">{snapshot.workbookName}</h1>
+        {/* Not a heading: the pane's header holds the page's one h1 (the same workbook name). */}
+        <span className="wb-title">{snapshot.workbookName}</span>
         <span className="wb-saved">Preview · saved on this computer</span>
         <button
           type="button"

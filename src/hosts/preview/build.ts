@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { UserConfig } from "vite";
+import { griffelAot } from "../../../tooling/griffel-aot.js";
 
 /** The folder of the preview page (its index.html). */
 export const PREVIEW_ROOT = fileURLToPath(new URL(".", import.meta.url));
@@ -17,7 +18,7 @@ export function previewBuild(): UserConfig {
   return {
     ...(underVitest ? {} : { root: PREVIEW_ROOT }),
     base: "./",
-    plugins: [react()],
+    plugins: [react(), griffelAot([fileURLToPath(new URL("../../../taskpane/", import.meta.url))])],
     build: {
       outDir: fileURLToPath(new URL("../../../dist/preview", import.meta.url)),
       emptyOutDir: true,

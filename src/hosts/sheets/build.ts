@@ -18,6 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "no
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
+import { griffelAot } from "../../../tooling/griffel-aot.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -122,7 +123,7 @@ export function sheetsBuild(): UserConfig {
     root: here,
     base: "./",
     publicDir: false,
-    plugins: [react(), sidebarChunks(), appsScriptServer()],
+    plugins: [react(), griffelAot([`${repoRoot}taskpane/`]), sidebarChunks(), appsScriptServer()],
     build: {
       outDir: SHEETS_OUT_DIR,
       emptyOutDir: true,

@@ -15,8 +15,9 @@
  * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
  * the pane reloads. Still one server call per poll.
  */
-import { type AgentAnswer, newMessageId as coreMessageId } from "../../core/chat-request.js";
+import type { AgentAnswer } from "../../core/chat-request.js";
 import { isPlatformError, PlatformError } from "../../core/errors.js";
+import { newMessageId as coreMessageId } from "../../core/message-id.js";
 import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
 import { createListenerGroup, globalTimers, type Timers } from "../listeners.js";
 import { callServer, type ServerCall } from "./bridge.js";

@@ -3,6 +3,8 @@
  * browser's (browser-fetch.ts: CORS enforced), the tenant is the sandbox with and without
  * `--no-cors`, the relay is the real add-in server. The gateway is the one the Excel host uses.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,5 +123,33 @@ describe("a tenant that accepts calls from the page (sandbox with CORS)", () => 
     expect(failure).toMatchObject({ kind: "network" });
     expect((failure as Error).message).not.toContain(TENANT_REFUSES_PAGE_MESSAGE);
     expect(pane.throughRelay()).toEqual([]);
+  });
+});
+
+describe("a tenant that answers a disconnect with a redirect, reached through the relay", () => {
+  it("fails with an error naming where the redirect pointed, and sends nothing there", async () => {
+    // A page's fetch with redirect "manual" sees only an opaque redirect (no status, no headers),
+    // so a relayed request must let the browser see the relay's own 3xx, which carries the target
+    // in X-Relay-Location and never a Location to follow.
+    const asked: string[] = [];
+    const tenant = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(307, { Location: "https://elsewhere.example.net/collect" }).end();
+    });
+    await new Promise<void>((done) => tenant.listen(0, "127.0.0.1", done));
+    const tenantUrl = `http://127.0.0.1:${(tenant.address() as AddressInfo).port}`;
+    const relay = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([tenantUrl]) });
+    try {
+      const { gateway, toTenant } = await paneGateway(`${relay.url}/taskpane.html`, tenantUrl);
+      const failure = await gateway
+        .disconnect(1, 101, { placementId: "plc-101-q1" })
+        .catch((e: unknown) => e);
+      expect((failure as Error).message).toContain("redirect (307) to https://elsewhere.example.net/collect");
+      expect(asked).toEqual(["DELETE /api/v1/deployments/1/reports/101/connect-workbook"]);
+      expect(toTenant()).toEqual([]);
+    } finally {
+      await relay.close();
+      await new Promise((done) => tenant.close(done));
+    }
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * What the pane's first script leaves out, and when it arrives. The first screen (header, selected
+ * cell, placement list) renders without these; each is a chunk loaded the first time it renders,
+ * and all of them are prefetched once the first list has painted and the browser is idle
+ * (`usePrefetchWhenShown`), so nothing waits for them later.
+ *
+ * The Fluent components here (later.ts) have the props of Fluent's own; until their chunk has
+ * loaded (a moment, once) each renders a plain stand-in with the same text, so an error or a warning
+ * is readable at once; if the chunk cannot load at all (the network is gone) the stand-in stays.
+ */
+import {
+  type MessageBarActionsProps,
+  type MessageBarBodyProps,
+  type MessageBarProps,
+  type MessageBarTitleProps,
+  type SkeletonItemProps,
+  type SkeletonProps,
+  type SpinnerProps,
+  tokens,
+} from "@fluentui/react-components";
+import { type ComponentType, type JSX, lazy, type ReactNode, Suspense, useEffect } from "react";
+
+type Later = typeof import("./later.js");
+
+let later: Promise<Later> | null = null;
+/** The chunk of later.ts, loaded once (asked again after a failure). */
+export function loadLater(): Promise<Later> {
+  if (!later) {
+    const loading = import("./later.js");
+    later = loading;
+    loading.catch(() => {
+      if (later === loading) later = null;
+    });
+  }
+  return later;
+}
+
+/** A lazily loaded component with a stand-in, shown while it loads and if it cannot load. */
+function part<P extends object>(
+  pick: (m: Later) => ComponentType<P>,
+  standIn: (props: P) => JSX.Element | null,
+): (props: P) => JSX.Element {
+  const Loaded = lazy(() =>
+    loadLater().then(
+      (m) => ({ default: pick(m) }),
+      () => ({ default: standIn as ComponentType<P> }),
+    ),
+  );
+  return function LaterPart(props: P) {
+    return (
+      <Suspense fallback={standIn(props)}>
+        <Loaded {...props} />
+      </Suspense>
+    );
+  };
+}
+
+const text = (value: unknown): ReactNode => (typeof value === "string" ? value : null);
+
+export const MessageBar = part<MessageBarProps>(
+  (m) => m.MessageBar,
+  ({ children, className, intent }) => (
+    <div className={className} role={intent === "error" ? "alert" : "status"}>
+      {children}
+    </div>
+  ),
+);
+export const MessageBarBody = part<MessageBarBodyProps>(
+  (m) => m.MessageBarBody,
+  ({ children, className }) => <div className={className}>{children}</div>,
+);
+export const MessageBarTitle = part<MessageBarTitleProps>(
+  (m) => m.MessageBarTitle,
+  ({ children, className }) => <strong className={className}>{children} </strong>,
+);
+export const MessageBarActions = part<MessageBarActionsProps>(
+  (m) => m.MessageBarActions,
+  ({ children, className }) => <div className={className}>{children}</div>,
+);
+
+export const Spinner = part<SpinnerProps>(
+  (m) => m.Spinner,
+  ({ className, label, size, ...rest }) => (
+    // The stand-in keeps the name or the aria-hidden its caller gave the Spinner.
+    <span
+      className={className}
+      role="progressbar"
+      aria-label={typeof label === "string" ? label : rest["aria-label"]}
+      aria-hidden={rest["aria-hidden"]}
+      style={{ display: "inline-block", minWidth: size === "extra-tiny" ? 16 : 20 }}
+    >
+      {text(label)}
+    </span>
+  ),
+);
+
+export const Skeleton = part<SkeletonProps>(
+  (m) => m.Skeleton,
+  ({ children, className, ...rest }) => (
+    <div className={className} role="progressbar" aria-label={rest["aria-label"]} aria-busy="true">
+      {children}
+    </div>
+  ),
+);
+export const SkeletonItem = part<SkeletonItemProps>(
+  (m) => m.SkeletonItem,
+  ({ className }) => <div className={className} style={{ backgroundColor: tokens.colorNeutralStencil1 }} />,
+);
+
+/** The pane's lazy chunks, each imported once the first list has painted and the browser is idle. */
+const PREFETCH: (() => Promise<unknown>)[] = [
+  loadLater,
+  () => import("./PlacementActions.js"),
+  () => import("./SettingsPanel.js"),
+  () => import("./AgentChat.js"),
+];
+
+let prefetched = false;
+
+/** Imports every chunk the pane may need next, once, when the browser is idle. */
+export function prefetchPaneChunks(): void {
+  if (prefetched) return;
+  prefetched = true;
+  const g = globalThis as {
+    requestIdleCallback?: (run: () => void, options?: { timeout: number }) => number;
+  };
+  const run = () => {
+    for (const load of PREFETCH) load().catch(() => undefined);
+  };
+  if (g.requestIdleCallback) g.requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
+}
+
+/** Prefetches the pane's chunks once `shown` (the first list, or whatever the pane shows instead). */
+export function usePrefetchWhenShown(shown: boolean): void {
+  useEffect(() => {
+    if (!shown) return;
+    // After the frame that paints it: the effect runs before paint.
+    const frame = requestAnimationFrame(() => prefetchPaneChunks());
+    return () => cancelAnimationFrame(frame);
+  }, [shown]);
+}

@@ -1,0 +1,140 @@
+/**
+ * The pane's first screen without a request waterfall: settings, the workbook (its context, sheets
+ * and reports) and the list last shown for this workbook are asked for at once (`startFirstLoad`).
+ * The last list is shown straight away, marked "Refreshing…" (RefreshingStatus, a polite live
+ * region), until the fresh one replaces it.
+ *
+ * Where the last list is kept: in memory for the page's life, and in the page's sessionStorage
+ * (this browser tab's session only, gone when it closes) so that a reopened pane finds it. It is
+ * what the pane already shows (report names, places, states), never settings or keys; see
+ * docs/security.md.
+ */
+import { Caption1 } from "@fluentui/react-components";
+import type { Report } from "../src/core/schema.js";
+import type {
+  ActiveContext,
+  PublicSettings,
+  SheetInfo,
+  SpreadsheetHost,
+  WorkbookSnapshot,
+} from "../src/hosts/host.js";
+
+/** What is kept of a workbook's last list. */
+export interface KeptList {
+  sheets: SheetInfo[];
+  reports: Report[];
+  problems: string[];
+}
+
+const KEY_PREFIX = "reporting-platform:last-list:";
+const memory = new Map<string, KeptList>();
+
+/** Whether any list was kept this session: the add-in was connected then, and most likely still is. */
+function listedBefore(): boolean {
+  if (memory.size > 0) return true;
+  try {
+    const store = sessionStore();
+    return store != null && Object.keys(store).some((key) => key.startsWith(KEY_PREFIX));
+  } catch {
+    return false;
+  }
+}
+
+function sessionStore(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    // A sandboxed frame may refuse storage: memory alone then.
+    return null;
+  }
+}
+
+/** Keeps the list just loaded for its workbook. */
+export function keepList(snapshot: WorkbookSnapshot): void {
+  const id = snapshot.context.workbookId;
+  if (!id) return;
+  const kept: KeptList = { sheets: snapshot.sheets, reports: snapshot.reports, problems: snapshot.problems };
+  memory.set(id, kept);
+  try {
+    sessionStore()?.setItem(KEY_PREFIX + id, JSON.stringify(kept));
+  } catch {
+    // Full or refused: memory keeps it.
+  }
+}
+
+/** The list last kept for `workbookId`, if any. */
+export function keptList(workbookId: string): KeptList | null {
+  if (!workbookId) return null;
+  const inMemory = memory.get(workbookId);
+  if (inMemory) return inMemory;
+  try {
+    const text = sessionStore()?.getItem(KEY_PREFIX + workbookId);
+    if (!text) return null;
+    const kept = JSON.parse(text) as Partial<KeptList>;
+    if (!Array.isArray(kept.reports) || !Array.isArray(kept.sheets)) return null;
+    const list = { sheets: kept.sheets, reports: kept.reports, problems: kept.problems ?? [] };
+    memory.set(workbookId, list);
+    return list;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets every kept list (tests). */
+export function forgetKeptLists(): void {
+  memory.clear();
+  try {
+    const store = sessionStore();
+    if (!store) return;
+    for (const key of Object.keys(store)) if (key.startsWith(KEY_PREFIX)) store.removeItem(key);
+  } catch {
+    // Nothing kept there.
+  }
+}
+
+export interface FirstLoad {
+  settings: Promise<PublicSettings>;
+  /** The workbook's load: already started when `early`, else started by this call (once). */
+  workbook(): Promise<WorkbookSnapshot>;
+  early: boolean;
+  /** The active context with the list kept for its workbook; null when none is kept. */
+  kept: Promise<{ context: ActiveContext; list: KeptList } | null>;
+}
+
+/**
+ * Starts the first screen's reads together: the settings, the active context with the list kept
+ * for its workbook, and, when a list was kept this session (so the add-in was connected), the
+ * workbook's load. Before the add-in was ever connected here, the workbook waits for the settings:
+ * nothing is asked of the service before there is a tenant and a key.
+ */
+export function startFirstLoad(host: SpreadsheetHost): FirstLoad {
+  const settings = host.platform.getSettings();
+  const early = listedBefore();
+  let loading: Promise<WorkbookSnapshot> | null = null;
+  const workbook = () => {
+    if (!loading) {
+      loading = host.loadWorkbook();
+      // Not connected after all: the pane asks for settings and this failure is not shown.
+      loading.catch(() => undefined);
+    }
+    return loading;
+  };
+  if (early) void workbook();
+  const kept = host.activeContext().then(
+    (context) => {
+      const list = keptList(context.workbookId);
+      return list ? { context, list } : null;
+    },
+    () => null,
+  );
+  return { settings, workbook, early, kept };
+}
+
+/** "Refreshing…" while the list shown is the last one kept; announced politely when it appears. */
+export function RefreshingStatus({ shown }: { shown: boolean }) {
+  return (
+    <Caption1 role="status" aria-live="polite">
+      {shown ? "Refreshing…" : ""}
+    </Caption1>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * dist/excel's first screen: what taskpane.html makes the browser download before the pane can
+ * render (its module scripts, the chunks it preloads, and whatever those import statically) is
+ * within the pane's 120 KB (gzip) budget; the parts used only after an action are chunks apart.
+ * Office.js, from Microsoft's CDN, is not ours and not counted. Needs `npm run build`.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+
+const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
+const read = (file: string) => readFileSync(join(DIST, file), "utf8");
+
+/** The page's own scripts and preloads ("assets/x.js"), with their static imports, transitively. */
+function initialScripts(): string[] {
+  const html = read("taskpane.html");
+  const queue = [
+    ...[...html.matchAll(/<script type="module"[^>]*\ssrc="\.\/([^"]+)"/g)].map((m) => m[1]!),
+    ...[...html.matchAll(/<link rel="modulepreload"[^>]*\shref="\.\/([^"]+)"/g)].map((m) => m[1]!),
+  ];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const m of read(file).matchAll(
+      /(?:^|[;\n}])\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']\.\/([^"']+\.js)["']/g,
+    )) {
+      queue.push(`assets/${m[1]}`);
+    }
+  }
+  return [...seen];
+}
+
+describe("dist/excel", () => {
+  it("the task pane's initial JavaScript is within the pane's 120 KB (gzip) budget; the lazy parts are not in it", () => {
+    const files = initialScripts();
+    expect(files.some((f) => f.startsWith("assets/taskpane-"))).toBe(true);
+    const total = files.reduce((sum, f) => sum + gzipSync(read(f), { level: 9 }).length, 0);
+    expect(total).toBeLessThanOrEqual(120_000);
+    // Text of the settings form and the agent chat: in their own chunks only.
+    const first = files.map(read).join("\n");
+    expect(first).not.toContain("leave empty to keep it");
+    expect(first).not.toContain("New conversation");
+  });
+});

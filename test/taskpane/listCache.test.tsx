@@ -1,0 +1,85 @@
+// @vitest-environment jsdom
+/**
+ * The first screen (listCache.ts): settings and the workbook are asked for together, not one after
+ * the other; the list last shown for this workbook is shown at once, marked "Refreshing…" in a
+ * status region, until the fresh list replaces it; a list is kept per workbook only.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import type { PublicSettings, WorkbookSnapshot } from "../../src/hosts/host.js";
+import { forgetKeptLists } from "../../taskpane/listCache.js";
+import { CONNECTED, ctx, deferred, FakeHost, report, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
+import { renderPane } from "../support/pane.js";
+
+/** A host whose workbook load waits for the test. */
+class SlowWorkbookHost extends FakeHost {
+  readonly gate = deferred<void>();
+  override async loadWorkbook(): Promise<WorkbookSnapshot> {
+    this.calls.loadWorkbook += 1;
+    await this.gate.promise;
+    return { context: this.context, sheets: this.sheets, reports: this.reports, problems: this.problems };
+  }
+}
+
+const status = (root: HTMLElement) => root.querySelector('[role="status"]')?.textContent ?? null;
+const names = (root: HTMLElement) =>
+  [...root.querySelectorAll("li[data-placement-key]")].map((li) => li.textContent ?? "");
+
+beforeEach(() => {
+  forgetKeptLists();
+});
+
+describe("the first screen", () => {
+  it("once the add-in has listed a workbook, asks for the reports without waiting for the settings", async () => {
+    await renderPane(new FakeHost(), {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    const host = new FakeHost();
+    const settings = deferred<PublicSettings>();
+    host.platform.getSettings = () => settings.promise;
+    const root = await renderPane(host);
+    expect(host.calls.loadWorkbook).toBe(1);
+    settings.resolve(CONNECTED);
+    await waitFor(() => expect(status(root)).toBe(""));
+    await waitFor(() => expect(names(root).join()).toContain("Revenue by region"));
+  });
+
+  it("shows the list last kept for this workbook at once, marked Refreshing…, until the fresh one lands", async () => {
+    // A first pane loads the list for the workbook.
+    const first = await renderPane(new FakeHost(), {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    expect(status(first)).toBe("");
+
+    // The pane opened again for the same workbook: the kept list, while the fresh one loads.
+    const host = new SlowWorkbookHost();
+    host.reports = [report(201, "Churn watchlist", [])];
+    const again = await renderPane(host, {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    expect(status(again)).toBe("Refreshing…");
+    expect(again.querySelector('[role="status"]')?.getAttribute("aria-live")).toBe("polite");
+
+    host.gate.resolve();
+    await waitFor(() => expect(status(again)).toBe(""));
+    expect(names(again).join()).not.toContain("Pipeline by stage");
+  });
+
+  it("asks nothing of the service before the add-in was ever connected here", async () => {
+    const host = new FakeHost({ settings: { ...CONNECTED, tenantUrl: "", apiKeySet: false } });
+    const root = await renderPane(host);
+    expect(root.textContent).toContain("enter the tenant URL and an API key");
+    expect(host.calls.loadWorkbook).toBe(0);
+  });
+
+  it("keeps a list per workbook: another workbook's is never shown", async () => {
+    await renderPane(new FakeHost(), {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    const host = new SlowWorkbookHost({ context: { ...ctx("Sales", "A1"), workbookId: "wb-else" } });
+    expect(host.context.workbookId).not.toBe(WORKBOOK_ID);
+    const other = await renderPane(host);
+    expect(names(other)).toEqual([]);
+    expect(status(other)).toBe("");
+    host.gate.resolve();
+  });
+});
