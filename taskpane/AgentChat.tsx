@@ -21,12 +21,12 @@ import {
   isFinalAnswerMessage,
   markedFinalAnswer,
 } from "../src/core/index.js";
+import { attributesToRows, rowsToAttributes } from "../src/core/user-attributes.js";
 import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
 import { Composer } from "./Composer.js";
 import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
 import { type Step, type Turn, TurnAnswer, TurnSteps } from "./TurnView.js";
-import { attributesToRows, rowsToAttributes } from "./userAttributes.js";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS, minWidth: 0 },

@@ -25,10 +25,10 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { AttributeRow } from "../src/core/user-attributes.js";
 import type { ScimUser, SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
 import { AddIcon, RemoveIcon } from "./icons.js";
-import type { AttributeRow } from "./userAttributes.js";
 
 const PAGE_SIZE = 20;
 

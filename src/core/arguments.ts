@@ -19,7 +19,7 @@ export const ScimPageArgumentSchema = z.object({
 });
 
 /** The longest question sent to the agent: 20,000 characters. */
-export const MAX_QUESTION_CHARS = 20_000;
+const MAX_QUESTION_CHARS = 20_000;
 
 export const AskArgumentSchema = z.object({
   input: z.string().check(z.minLength(1), z.maxLength(MAX_QUESTION_CHARS)),

@@ -1,8 +1,8 @@
 /**
- * The agent chat client (spec 2.6, 4.2, 5 rule 6) over a transport the caller passes in. Two thin
- * runners share the sans-I/O rules of chat-request.ts: `createAgentChat` over an async transport
- * (it reads the answer as it streams) and `createSyncAgentChat` over a synchronous one (Apps Script,
- * where a server function cannot return a promise and UrlFetchApp answers whole).
+ * The agent chat client (platform-api.md, Agent chat; auth rule 6) over a transport the caller
+ * passes in. Two thin runners share the sans-I/O rules of chat-request.ts: `createAgentChat` over an
+ * async transport (it reads the answer as it streams) and `createSyncAgentChat` over a synchronous
+ * one (Apps Script, where a server function cannot return a promise and UrlFetchApp answers whole).
  */
 import { finalAnswer, type MergedChatMessage } from "./chat-messages.js";
 import {
@@ -34,7 +34,7 @@ import {
 export interface AgentChatOptions {
   /** The agent's chat URL from its settings; its path ends in `/chat/stream-chat-state`. */
   chatUrl: string;
-  /** An API key with access to the agent (spec 5 rule 6). */
+  /** An API key with access to the agent (auth rule 6). */
   apiKey: string;
   /** How requests reach the network; the caller's (the core does no I/O of its own). */
   transport: Transport;
@@ -52,7 +52,7 @@ export interface AgentChatOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export interface AskOptions {
+interface AskOptions {
   signal?: AbortSignal;
   /** Called as each line arrives, with the message as merged so far and all messages so far. */
   onMessage?: (message: MergedChatMessage, all: readonly MergedChatMessage[]) => void;
@@ -72,7 +72,7 @@ export interface AgentChat {
 export interface SyncAgentChatOptions {
   /** The agent's chat URL from its settings; its path ends in `/chat/stream-chat-state`. */
   chatUrl: string;
-  /** An API key with access to the agent (spec 5 rule 6). */
+  /** An API key with access to the agent (auth rule 6). */
   apiKey: string;
   /** Answers at once and whole (Apps Script's UrlFetchApp). */
   transport: SyncTransport;

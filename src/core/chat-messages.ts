@@ -1,5 +1,5 @@
 /**
- * The chat's messages (spec 4.2, platform-api.md): merging streamed pieces by id, the final answer
+ * The chat's messages (platform-api.md, Agent chat): merging streamed pieces by id, the final answer
  * (chat rules 2-3), the conversation id (chat rule 4) and the stream's control lines. Pure rules over
  * decoded lines; the chat client (chat-client.ts) applies them as an answer streams.
  *
@@ -90,7 +90,7 @@ export function sortChatMessages<T extends ChatMessage>(messages: readonly T[]):
   });
 }
 
-/** Spec 4.2 rule 2: an assistant message whose graphPath is non-empty, starts with "final" and has at most 2 elements. */
+/** Chat rule 2: an assistant message whose graphPath is non-empty, starts with "final" and has at most 2 elements. */
 export function isFinalAnswerMessage(m: ChatMessage): boolean {
   const path = m.graphPath;
   return (
@@ -103,7 +103,7 @@ export function isFinalAnswerMessage(m: ChatMessage): boolean {
 }
 
 /**
- * Spec 4.2 rule 2 alone, on merged messages in stream order: the content of the last message that
+ * Chat rule 2 alone, on merged messages in stream order: the content of the last message that
  * `isFinalAnswerMessage` accepts, or null. For an answer still streaming, where rule 3's fallback
  * would show a step of the agent's work as if it were the answer.
  */
@@ -116,7 +116,7 @@ export function markedFinalAnswer(messages: readonly ChatMessage[]): string | nu
 }
 
 /**
- * Spec 4.2 rules 2-3, on merged messages in stream order. Rule 2: the last assistant message whose
+ * Chat rules 2-3, on merged messages in stream order. Rule 2: the last assistant message whose
  * graphPath is non-empty, starts with "final" and has at most 2 elements gives the answer. Rule 3:
  * failing that, the last assistant message with non-empty content. Null when neither exists (the
  * spec is silent; null tells "no answer" apart from an empty one).
@@ -131,7 +131,7 @@ export function finalAnswer(messages: readonly ChatMessage[]): string | null {
   return null;
 }
 
-/** Spec 4.2 rule 4: the conversation id is state.chatId of the `__cutoff__` message; null if none. */
+/** Chat rule 4: the conversation id is state.chatId of the `__cutoff__` message; null if none. */
 export function conversationId(messages: readonly ChatMessage[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as ChatMessage;

@@ -37,7 +37,7 @@ export interface PlatformClientOptions extends PlatformClientConfig {
   random?: () => number;
 }
 
-export interface ListReportsOptions {
+interface ListReportsOptions {
   externalWorkbookId?: string;
   search?: string;
   /** Page size asked of the service (default 100). */
@@ -76,7 +76,7 @@ export interface PlatformClient {
   /** Every report of the deployment matching the filters, following the cursor through every page. */
   listReports(deploymentId: number, options?: ListReportsOptions): Promise<Report[]>;
   getReport(deploymentId: number, reportId: number, options?: { signal?: AbortSignal }): Promise<Report>;
-  /** Spec 4.1: removes the one placement `input` addresses; resolves to the report as it stands after. */
+  /** Disconnect: removes the one placement `input` addresses; resolves to the report as it stands after. */
   disconnectReportFromWorkbook(
     deploymentId: number,
     reportId: number,

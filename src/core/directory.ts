@@ -1,10 +1,10 @@
 /**
- * The directory (spec 5 rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
+ * The directory (auth rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
  * and the mapping to the users the pane lists.
  */
 import { z } from "zod/mini";
 
-export const ScimUserSchema = z.looseObject({
+const ScimUserSchema = z.looseObject({
   id: z.string(),
   userName: z.string(),
   name: z.nullish(
@@ -18,7 +18,6 @@ export const ScimUserSchema = z.looseObject({
   emails: z.nullish(z.array(z.looseObject({ value: z.string(), primary: z.nullish(z.boolean()) }))),
   active: z.nullish(z.boolean()),
 });
-export type ScimUser = z.infer<typeof ScimUserSchema>;
 
 export const ScimListResponseSchema = z.looseObject({
   schemas: z.array(z.string()),

@@ -243,7 +243,7 @@ export function errorFromStatus(
 }
 
 /** `Retry-After` as seconds: a number of seconds or an HTTP date. Null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | null {
+function parseRetryAfter(value: string | undefined | null, now: number = Date.now()): number | null {
   if (value == null || value.trim() === "") return null;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text);

@@ -1,7 +1,7 @@
 /**
- * Requests and answers of the platform client, shared by both runners (client.ts): spec 5 rule 1
- * (HTTPS only), `Authorization: Bearer` (rules 2-3; the SCIM token for the directory, rule 5), the
- * error an answer means, and which failures are retried and after how long.
+ * Requests and answers of the platform client, shared by both runners (client.ts): auth rule 1
+ * (HTTPS only), `Authorization: Bearer` (auth rules 2-3; the SCIM token for the directory, auth
+ * rule 5), the error an answer means, and which failures are retried and after how long.
  */
 import { type ErrorContext, errorFromStatus, invalidResponse, type PlatformError } from "./errors.js";
 import { MAX_DELETE_RETRIES } from "./limits.js";
@@ -12,9 +12,9 @@ import { type HttpMethod, type HttpRequest, requireSecureUrl } from "./transport
 export interface PlatformClientConfig {
   /** The tenant: `https://tenant.example.com` (http only for loopback). */
   baseUrl: string;
-  /** API key or OAuth access token, sent as `Authorization: Bearer` (spec 5 rules 2-3). */
+  /** API key or OAuth access token, sent as `Authorization: Bearer` (auth rules 2-3). */
   token: string;
-  /** The SCIM token for `/api/scim/v2` (spec 5 rule 5); defaults to `token`. */
+  /** The SCIM token for `/api/scim/v2` (auth rule 5); defaults to `token`. */
   scimToken?: string;
   /** Per-request time limit in ms (default 30 s). */
   timeoutMs?: number;
@@ -26,7 +26,7 @@ export interface PlatformClientConfig {
   maxRetryAfterMs?: number;
 }
 
-/** The tenant's origin, checked: spec 5 rule 1 (HTTPS only; http for loopback). */
+/** The tenant's origin, checked: auth rule 1 (HTTPS only; http for loopback). */
 export function tenantOrigin(baseUrl: string): string {
   const url = requireSecureUrl(baseUrl, "The tenant URL", "tenantUrl");
   // A base URL may carry a path prefix (a proxy); keep it, drop a trailing slash.
@@ -93,7 +93,7 @@ export function readHttpResponse<T>(
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "DELETE", "PUT"]);
 
 /** Whether an error is worth another try: network failures, time-outs, 408, 429 and 5xx. */
-export function isTransient(error: PlatformError): boolean {
+function isTransient(error: PlatformError): boolean {
   return (
     error.kind === "network" ||
     error.kind === "timeout" ||
@@ -113,8 +113,8 @@ function surelyNotApplied(error: PlatformError): boolean {
 
 /**
  * How long to wait before attempt `attempt + 1`, or null to give up. Only idempotent requests are
- * retried. A GET up to `retries` times on any transient failure; a DELETE (rule 9 makes a repeat
- * harmless, but one click must not become a storm of them) at most MAX_DELETE_RETRIES times, and
+ * retried. A GET up to `retries` times on any transient failure; a DELETE (disconnect rule 9 makes a
+ * repeat harmless, but one click must not become a storm of them) at most MAX_DELETE_RETRIES times, and
  * only when the service surely did not act on it. `Retry-After` is honoured; one longer than the
  * client accepts ends the retries.
  */

@@ -44,3 +44,4 @@ export * from "./placements.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";
+export * from "./user-attributes.js";

@@ -1,5 +1,5 @@
 /**
- * The add-in's own limits, in one place. The spec publishes no limits (spec 8: "not shown"), so a
+ * The add-in's own limits, in one place. The service publishes no limits (platform-api.md), so a
  * misbehaving or hostile service could otherwise freeze the pane with a huge answer, hold it with
  * an endless list, or keep it waiting for ever. Each limit is generous for real use; past one, the
  * user reads a message that names it. docs/security.md lists them with their numbers.
@@ -37,7 +37,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * How many times a DELETE is retried: once, and only after an answer that says the service did not
- * act on it (429, 503). A repeated disconnect is safe (rule 9) but a storm of them is not.
+ * act on it (429, 503). A repeated disconnect is safe (disconnect rule 9) but a storm of them is not.
  */
 export const MAX_DELETE_RETRIES = 1;
 

@@ -20,12 +20,12 @@ export interface CellRef {
   row: number;
 }
 
-export const MAX_COLUMN = 16384; // XFD
-export const MAX_ROW = 10_000_000;
+const MAX_COLUMN = 16384; // XFD
+const MAX_ROW = 10_000_000;
 
 const CELL = /^\$?([A-Za-z]{1,3})\$?([0-9]{1,8})$/;
 
-export function columnNumber(letters: string): number {
+function columnNumber(letters: string): number {
   let n = 0;
   for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
   return n;
@@ -68,7 +68,7 @@ const PLAIN_SHEET = /^[\p{L}_][\p{L}\p{N}_.]*$/u;
 // Names a spreadsheet would read as a reference if unquoted: a cell (A1, XFD10) or R1C1 forms.
 const REFERENCE_LIKE = /^([A-Za-z]{1,3}[0-9]+|[Rr][0-9]*[Cc][0-9]*|[Rr][0-9]*|[Cc][0-9]*)$/;
 
-export function sheetNameNeedsQuotes(name: string): boolean {
+function sheetNameNeedsQuotes(name: string): boolean {
   return !PLAIN_SHEET.test(name) || REFERENCE_LIKE.test(name) || /^(true|false)$/i.test(name);
 }
 

@@ -29,11 +29,6 @@ const MISSING: Record<SettingsField, { kind: PlatformErrorKind; text: string }> 
   agentApiKey: { kind: "unauthorized", text: "No agent API key is set. Open Settings and paste one." },
 };
 
-/** What the add-in says when `field` is not set (or not set for the URL it would be sent to). */
-export function missingSettingMessage(field: SettingsField): string {
-  return MISSING[field].text;
-}
-
 /** The error for a setting that is not set: its message from the catalogue, and the field. */
 export function missingSetting(field: SettingsField): PlatformError {
   const { kind, text } = MISSING[field];

@@ -41,7 +41,7 @@ function parseWith<S extends z.ZodMiniType>(schema: S, what: string) {
 }
 
 /** "externalWorkbookPlacements.0.syncStatus: expected string" — the first few issues, with paths. */
-export function describeIssues(error: z.core.$ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)

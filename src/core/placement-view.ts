@@ -57,7 +57,7 @@ export function replaceReport(reports: readonly Report[], updated: Report): Repo
   return reports.map((r) => (r.id === updated.id && r.deploymentId === updated.deploymentId ? updated : r));
 }
 
-export const SYNC_STATUS_LABELS: Record<PlacementSyncStatus, string> = {
+const SYNC_STATUS_LABELS: Record<PlacementSyncStatus, string> = {
   UP_TO_DATE: "Up to date",
   CHANGED: "Out of date",
   UNKNOWN: "Unknown",
@@ -94,7 +94,7 @@ export function relativeTime(timestamp: string | null | undefined, now: number =
 
 // ---------------------------------------------------------------------------------------------
 // How the pane arranges this workbook's placements: grouped by the sheet they are on now, with a
-// note when the sheet was renamed or the tab recreated since placing (spec 4.1 rules 5-7), and each
+// note when the sheet was renamed or the tab recreated since placing (disconnect rules 5-7), and each
 // report's placements in other workbooks.
 
 /** A sheet of the workbook as it is now. */

@@ -1,7 +1,7 @@
 /**
  * Placements: where a report stands in a spreadsheet (one sheet + anchor cell in one workbook).
  *
- * Both sides of the disconnect rules of spec 4.1 live here, once:
+ * Both sides of the disconnect rules (platform-api.md) live here, once:
  * - the client's side: which placement is under the active cell (`findPlacementAt`) and the input
  *   that removes exactly that one (`toDisconnectInput`);
  * - the service's side: which placements an input selects (`selectPlacements`) and what a
@@ -119,7 +119,7 @@ interface WorkbookIndex<P> {
   byName: Map<string, SheetIndex<P>>;
 }
 
-export interface PlacementIndex<P extends ReportPlacement> {
+interface PlacementIndex<P extends ReportPlacement> {
   /** The placement covering `at.cell`, or undefined. */
   at(at: PlacementAt): P | undefined;
 }
@@ -170,7 +170,7 @@ function finish<P>(map: Map<string, Entry<P>[]>): Map<string, SheetIndex<P>> {
 }
 
 /** Builds the lookup index over a list of placements. */
-export function createPlacementIndex<P extends ReportPlacement>(placements: readonly P[]): PlacementIndex<P> {
+function createPlacementIndex<P extends ReportPlacement>(placements: readonly P[]): PlacementIndex<P> {
   const raw = new Map<
     string,
     {
@@ -248,7 +248,7 @@ export function findPlacementAt<P extends ReportPlacement>(
 // The disconnect input (client side).
 
 /**
- * The body for DELETE connect-workbook that removes exactly `placement` (spec 4.1, rules 1-7).
+ * The body for DELETE connect-workbook that removes exactly `placement` (disconnect rules 1-7).
  *
  * - Rule 1: a placement with an id is addressed by `{placementId}` alone.
  * - Rule 2: otherwise by `externalWorkbookId` + `sheetName` + `anchorCell`, taken from the
@@ -279,7 +279,7 @@ export function toDisconnectInput(placement: ReportPlacement, at?: Partial<Place
 }
 
 // ---------------------------------------------------------------------------------------------
-// The service's side of rules 1-10.
+// The service's side of disconnect rules 1-10.
 
 /** Sheet + anchor an input addresses (forms 2 and 3), or null when it names no complete target. */
 function addressedSpot(input: DisconnectInput): { sheetName: string; anchor: string } | null {
@@ -296,7 +296,7 @@ function addressedSpot(input: DisconnectInput): { sheetName: string; anchor: str
 }
 
 /**
- * The placements a disconnect input selects, in the order given (spec 4.1, rules 1-7):
+ * The placements a disconnect input selects, in the order given (disconnect rules 1-7):
  * 1. `placementId` selects the placement with that id, whatever else is sent.
  * 2./3. Otherwise `externalWorkbookId` plus a sheet name and anchor, given as `sheetName` +
  *    `anchorCell` or as a `resultLocation` naming both. 4. A target missing either selects nothing.

@@ -1,5 +1,5 @@
 /**
- * The shapes of the service (spec section 2), as zod schemas.
+ * The shapes of the service (platform-api.md, Resources), as zod schemas.
  *
  * Two readings of the same shapes:
  * - the strict schemas (`ReportSchema`, ...) follow the spec to the letter: an unknown enum value is
@@ -19,13 +19,13 @@ import { z } from "zod/mini";
 // field and what was expected. The full API, when also loaded (the sandbox), sets the same one.
 if (!z.config().localeError) z.config(z.locales.en());
 
-export const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
-export const REPORT_SOURCES = ["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] as const;
-export const PLACEMENT_HOSTS = ["GOOGLE_SHEETS", "EXCEL"] as const;
-export const SYNC_STATUSES = ["UP_TO_DATE", "CHANGED", "UNKNOWN"] as const;
-export const MEASURES_AXES = ["columns", "rows"] as const;
-export const MEASURES_POSITIONS = ["before", "after"] as const;
-export const ROLE_ACTIONS = [
+const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
+const REPORT_SOURCES = ["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] as const;
+const PLACEMENT_HOSTS = ["GOOGLE_SHEETS", "EXCEL"] as const;
+const SYNC_STATUSES = ["UP_TO_DATE", "CHANGED", "UNKNOWN"] as const;
+const MEASURES_AXES = ["columns", "rows"] as const;
+const MEASURES_POSITIONS = ["before", "after"] as const;
+const ROLE_ACTIONS = [
   "All",
   "DeploymentsManage",
   "DeploymentCreate",
@@ -80,17 +80,14 @@ export const ROLE_ACTIONS = [
   "FolderManage",
 ] as const;
 
-export const ReportTypeSchema = z.enum(REPORT_TYPES);
-export const ReportSourceSchema = z.enum(REPORT_SOURCES);
-export const PlacementHostSchema = z.enum(PLACEMENT_HOSTS);
-export const PlacementSyncStatusSchema = z.enum(SYNC_STATUSES);
-export const RoleActionSchema = z.enum(ROLE_ACTIONS);
+const ReportTypeSchema = z.enum(REPORT_TYPES);
+const PlacementHostSchema = z.enum(PLACEMENT_HOSTS);
+const PlacementSyncStatusSchema = z.enum(SYNC_STATUSES);
+const RoleActionSchema = z.enum(ROLE_ACTIONS);
 
-export type ReportType = z.infer<typeof ReportTypeSchema>;
-export type ReportSource = z.infer<typeof ReportSourceSchema>;
 export type PlacementHost = z.infer<typeof PlacementHostSchema>;
 export type PlacementSyncStatus = z.infer<typeof PlacementSyncStatusSchema>;
-export type RoleAction = z.infer<typeof RoleActionSchema>;
+type RoleAction = z.infer<typeof RoleActionSchema>;
 
 /** "string, date or date-time": an ISO date (2024-05-01) or an ISO date-time, with or without offset. */
 const DateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
@@ -207,24 +204,18 @@ function buildSchemas(mode: Mode) {
 const strict = buildSchemas("strict");
 const tolerant = buildSchemas("tolerant");
 
-export const ResourceOwnerSchema = strict.ResourceOwner;
-export const WorkspaceFolderPathEntrySchema = strict.WorkspaceFolderPathEntry;
-export const PivotItemsSchema = strict.PivotItems;
-export const RoleWithAccessSchema = strict.RoleWithAccess;
+const ResourceOwnerSchema = strict.ResourceOwner;
 export const ReportPlacementSchema = strict.ReportPlacement;
 export const ReportSchema = strict.Report;
 
 /** What the client parses responses with: unknown enum values tolerated (see the top of this file). */
-export const TolerantReportPlacementSchema = tolerant.ReportPlacement;
 export const TolerantReportSchema = tolerant.Report;
 
 export type ResourceOwner = z.infer<typeof ResourceOwnerSchema>;
-export type PivotItems = z.infer<typeof PivotItemsSchema>;
-export type RoleWithAccess = z.infer<typeof RoleWithAccessSchema>;
 export type ReportPlacement = z.infer<typeof ReportPlacementSchema>;
 export type Report = z.infer<typeof ReportSchema>;
 
-/** Spec 2.5: every field optional, each a string or null. */
+/** The disconnect input (platform-api.md): every field optional, each a string or null. */
 export const DisconnectInputSchema = z.object({
   placementId: z.optional(z.nullable(z.string())),
   externalWorkbookId: z.optional(z.nullable(z.string())),
@@ -236,7 +227,7 @@ export const DisconnectInputSchema = z.object({
 export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
 
 /** A value of a user attribute (platform-api.md): string, number, boolean, list of strings or numbers, or null. */
-export const UserAttributeValueSchema = z.union([
+const UserAttributeValueSchema = z.union([
   z.string(),
   z.number(),
   z.boolean(),
@@ -262,7 +253,7 @@ export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 
 export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
 
-/** Spec 2.6, with the optional fields platform-api.md adds. */
+/** The chat request (platform-api.md, Agent chat). */
 export const ChatRequestSchema = z.object({
   input: z.optional(z.string()),
   chatId: z.optional(z.string()),

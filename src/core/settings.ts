@@ -6,7 +6,7 @@
  * Each secret is bound to the origin it was saved for: the API key and the SCIM token to the
  * tenant's, the agent key to the chat URL's. A changed URL (a typo, a phishing instruction) clears
  * the secrets it would otherwise carry to the new host, and a secret whose binding does not match
- * is never used (spec 5 rule 8: keys are to be stored securely).
+ * is never used (auth rule 8: keys are to be stored securely).
  */
 import { z } from "zod/mini";
 import { CHAT_PATH } from "./chat-request.js";
@@ -69,7 +69,7 @@ export interface SettingsPatch {
 }
 
 /** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
-export const SettingsPatchSchema = z.object({
+const SettingsPatchSchema = z.object({
   tenantUrl: z.optional(z.string()),
   deploymentId: z.optional(z.nullable(z.number())),
   chatUrl: z.optional(z.string()),
@@ -109,7 +109,7 @@ const SETTINGS_FIELDS: Record<SettingsField, true> = {
  * have the types above. Throws a `bad-request` naming the field; never echoes a value (it may be a
  * secret).
  */
-export function parseSettingsPatch(patch: unknown): SettingsPatch {
+function parseSettingsPatch(patch: unknown): SettingsPatch {
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
   }
@@ -130,7 +130,7 @@ export function parseSettingsPatch(patch: unknown): SettingsPatch {
 export const EMPTY_SETTINGS: StoredSettings = StoredSettingsSchema.parse({});
 
 /** `https://host:port` of a URL; "" for none or one that cannot be read. */
-export function originOf(url: string): string {
+function originOf(url: string): string {
   if (!url) return "";
   try {
     return new URL(url).origin;
@@ -210,7 +210,7 @@ export function managementAccess(settings: StoredSettings): {
   if (!settings.apiKey) {
     throw missingSetting("apiKey");
   }
-  // Spec 5 rule 1 first: an insecure URL is named as such, whatever key is stored.
+  // Auth rule 1 first: an insecure URL is named as such, whatever key is stored.
   const origin = requireSecureUrl(settings.tenantUrl, "The tenant URL", "tenantUrl").origin;
   if (!boundTo(settings.apiKey, settings.apiKeyFor, settings.tenantUrl)) {
     throw new PlatformError(
@@ -301,7 +301,7 @@ function trimmed(v: string | undefined): string | undefined {
 }
 
 /**
- * Applies a patch: checks every field's type, validates URLs (HTTPS only, spec 5 rule 1; the chat
+ * Applies a patch: checks every field's type, validates URLs (HTTPS only, auth rule 1; the chat
  * URL on the tenant's registrable domain or confirmed, and ending in `/chat/stream-chat-state`),
  * trims, lowercases the external id (the chat API wants it lowercase and trimmed), and binds each
  * secret to the origin it is saved for: a tenant moved to another origin clears the API key and the

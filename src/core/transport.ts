@@ -62,9 +62,9 @@ export function responseTooLarge(maxBytes: number): PlatformError {
 
 /**
  * A transport over the `fetch` function the caller passes in (the core never reaches for the global
- * one: design.md, the core does no I/O of its own). Network
- * failures become `network` errors; an abort surfaces as the signal's reason. Only GET follows
- * redirects (`redirect: "manual"` for the rest): see `redirectNotFollowed`.
+ * one: it does no I/O of its own, docs/architecture.md). Network failures become `network` errors;
+ * an abort surfaces as the signal's reason. Only GET follows redirects (`redirect: "manual"` for
+ * the rest): see `redirectNotFollowed`.
  */
 export function fetchTransport(fetchFn: typeof fetch): Transport {
   return async (request) => {
@@ -144,7 +144,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Spec 5 rule 1, only HTTPS: returns the parsed URL or throws `insecure-url` before anything is
+ * Auth rule 1, only HTTPS: returns the parsed URL or throws `insecure-url` before anything is
  * sent. Plain http is allowed for loopback hosts only, which the local sandbox uses.
  */
 export function requireSecureUrl(url: string, what = "The service URL", field?: SettingsField): URL {

@@ -1,6 +1,6 @@
 /**
  * Who is asking: the chat request's `sessionSettings` as an identity that owns threads. Threads
- * belong to `externalId`, or to the seed user `internalId` names (platform-api.md B).
+ * belong to `externalId`, or to the seed user `internalId` names (platform-api.md, Agent chat).
  */
 import type { UserAttribute } from "../core/schema.js";
 import { HttpError } from "./respond.js";

@@ -1,5 +1,5 @@
 /**
- * Agent chat over HTTP (spec 4.2, platform-api.md B): `POST .../agents/{agentId}/chat/stream-chat-state`
+ * Agent chat over HTTP (platform-api.md, Agent chat): `POST .../agents/{agentId}/chat/stream-chat-state`
  * answers NDJSON (served as `application/json`, chunked, each line sent as it is produced), and
  * `POST .../chat/abort` stops a run. This file reads the requests and shapes the answers; callers,
  * threads, runs and the agent's script each live in their own file.
@@ -38,7 +38,7 @@ export class ChatEndpoints {
     const caller = identifyCaller(this.state.users, chat.sessionSettings);
     const input = chat.input?.trim() ? chat.input : undefined;
 
-    // The same messageId: re-subscribe, replay or resume (platform-api.md B).
+    // The same messageId: re-subscribe, replay or resume (platform-api.md, Agent chat).
     const known = chat.messageId ? this.runs.find(chat.messageId) : undefined;
     if (known) {
       if (known.thread.agentId !== agent.id || (chat.chatId && chat.chatId !== known.thread.chatId)) {

@@ -1,5 +1,5 @@
 /**
- * The control lines of the chat stream (spec 4.2): `__cutoff__` opens every stream, `__usage__`
+ * The control lines of the chat stream (platform-api.md, Agent chat): `__cutoff__` opens every stream, `__usage__`
  * closes it, `__aborted__` ends a run stopped by `/chat/abort`. Content lines are the scripted
  * turn's (`chat-turn-script.ts`).
  */

@@ -1,5 +1,5 @@
 /**
- * One turn of the scripted agent as a timed list of lines, in the real service's order (spec 4.2):
+ * One turn of the scripted agent as a timed list of lines, in the real service's order (platform-api.md, Agent chat):
  * `__cutoff__`, the user's message, progress, the tool call and its result, a non-final message,
  * the answer in deltas, `__state__`, `__usage__`. Trigger words in the question bend the script
  * (`trigger:error`, `trigger:malformed`, `trigger:suspend`, `trigger:slow`).
@@ -11,7 +11,7 @@ import type { Thread } from "./chat-threads.js";
 import { planAnswer, splitIntoPieces, type Topic } from "./scripted-agent.js";
 
 /** Delay between pieces of a `trigger:slow` stream. */
-export const SLOW_DELAY_MS = 1500;
+const SLOW_DELAY_MS = 1500;
 
 /** One step of a run: after `delay` ms, send a line (an object, or raw text for the malformed line). */
 export interface Step {

@@ -20,7 +20,7 @@ export interface DemoUser {
   picture: string | null;
 }
 
-export interface PlaceOptions {
+interface PlaceOptions {
   workbook: DemoWorkbook;
   sheet: string;
   /** "B2:F8": the anchor and the last cell written. */
@@ -35,7 +35,7 @@ export interface PlaceOptions {
   form?: "full" | "no-sheet-id" | "location-only";
 }
 
-export interface ReportOptions {
+interface ReportOptions {
   id: number;
   deploymentId: number;
   name: string;

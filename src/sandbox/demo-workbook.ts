@@ -14,7 +14,7 @@ export interface DemoSheet {
   placedAs?: string;
   /**
    * The tab was deleted and recreated under the same name after reports were placed on it: the
-   * placements still store `previousId`, so a sheet id no longer identifies them (spec 4.1 rule 7).
+   * placements still store `previousId`, so a sheet id no longer identifies them (disconnect rule 7).
    */
   recreated?: { previousId: string };
 }

@@ -1,14 +1,14 @@
 /**
- * The management API the add-in uses: deployments, reports (list, get) and the disconnect of spec
- * 4.1. The matching rules are the core's (`applyDisconnect`); this file only serves them.
+ * The management API the add-in uses: deployments, reports (list, get) and the disconnect (platform-api.md,
+ * the disconnect rules). The matching rules are the core's (`applyDisconnect`); this file only serves them.
  */
 import { applyDisconnect, placementsOf } from "../core/placements.js";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 100;
 
 /** A path segment that must be a whole number (deploymentId, reportId). */
 export function pathId(text: string, name: string): number {
@@ -149,7 +149,7 @@ export function getReport(
 }
 
 /**
- * DELETE connect-workbook (spec 4.1). The body is optional: empty means `{}`, which addresses
+ * DELETE connect-workbook (the disconnect rules). The body is optional: empty means `{}`, which addresses
  * nothing (200, unchanged). Fields of the wrong type answer 400; unknown fields are ignored.
  * Everything is checked before the one synchronous change, so an error changes nothing.
  */

@@ -4,7 +4,7 @@
  */
 
 /** Bodies larger than this answer 413. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** A body is read (and dropped) up to this size before a 413, so the client can read the answer. */
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
@@ -49,7 +49,7 @@ export function errorResponse(error: HttpError): Response {
 }
 
 /** The whole request body as text; 413 past `MAX_BODY_BYTES`. */
-export async function readBodyText(request: Request): Promise<string> {
+async function readBodyText(request: Request): Promise<string> {
   const header = request.headers.get("content-length");
   const declared = header === null ? Number.NaN : Number(header);
   if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(true);
@@ -111,7 +111,7 @@ export interface Credential {
 
 /**
  * The `Authorization` header as scheme + token; null when missing. A header that is not exactly
- * `<scheme> <token>` answers 401 (malformed credential, spec 5 rule 7).
+ * `<scheme> <token>` answers 401 (malformed credential, auth rule 7).
  */
 export function readAuthorization(request: Request): Credential | null {
   const header = request.headers.get("authorization");

@@ -10,7 +10,7 @@ const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
 
 /** The most resources one page holds; also the page size when `count` is not sent. */
-export const SCIM_MAX_COUNT = 100;
+const SCIM_MAX_COUNT = 100;
 
 /** An error in SCIM's shape: `schemas`, `status` (a string), `scimType`, `detail`, and `message`. */
 export function scimError(status: number, detail: string, scimType?: string): HttpError {

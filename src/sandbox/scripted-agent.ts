@@ -10,7 +10,7 @@ import type { Report, UserAttribute } from "../core/schema.js";
 export const CONFIGURED_ATTRIBUTES = ["region"] as const;
 
 /** The agent's small fixed data set: revenue in thousands of USD, per region and quarter of 2024. */
-export const REVENUE = [
+const REVENUE = [
   { region: "North America", code: "NA", q: [1240, 1315, 1402] },
   { region: "Europe", code: "EU", q: [980, 1012, 1088] },
   { region: "Asia Pacific", code: "APAC", q: [655, 701, 769] },

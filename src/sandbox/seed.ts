@@ -1,6 +1,6 @@
 /**
  * The seed file: everything the sandbox serves, as one JSON document, checked on load. Reports are
- * checked with the core's strict `ReportSchema` (spec 2.1 to the letter); the rest of the shape is
+ * checked with the core's strict `ReportSchema` (platform-api.md, Report, to the letter); the rest of the shape is
  * the sandbox's own (docs/sandbox.md, "Seed format"). Unknown top-level fields are refused so that a typo
  * ("deployment" for "deployments") is named instead of silently ignored.
  */
@@ -22,7 +22,7 @@ const UserSeed = z.strictObject({
 
 const ApiKeySeed = z.strictObject({
   key: z.string().min(1),
-  /** "all" (unscoped) or the ids of the deployments the key is scoped to (spec 5 rule 4). */
+  /** "all" (unscoped) or the ids of the deployments the key is scoped to (auth rule 4). */
   deployments: z.union([z.literal("all"), z.array(z.number().int())]),
 });
 
@@ -30,11 +30,11 @@ const AgentSeed = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]+$/, "agent id must be letters, digits, - or _"),
   deploymentId: z.number().int(),
   name: z.string().min(1),
-  /** The API keys that have access to this agent (spec 4.2 rule 6). */
+  /** The API keys that have access to this agent (chat rule 6). */
   apiKeys: z.array(z.string().min(1)),
 });
 
-export const SeedSchema = z
+const SeedSchema = z
   .strictObject({
     deployments: z.array(DeploymentSeed),
     users: z.array(UserSeed).default([]),
@@ -122,7 +122,7 @@ export class SeedError extends Error {
 }
 
 /** `["reports", 3, "publicId"]` -> `reports[3].publicId`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
+function formatFieldPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;

@@ -40,7 +40,7 @@ export class SandboxState {
   }
 
   /**
-   * Management and build API (spec 5 rules 2, 4, 7): `Bearer <API key>`. A credential the sandbox
+   * Management and build API (auth rules 2, 4, 7): `Bearer <API key>`. A credential the sandbox
    * knows for another purpose (a SCIM token, an agent-only key) is valid but not authorized: 403.
    */
   authorizeManagement(request: Request, deploymentId?: number): string {
@@ -75,7 +75,7 @@ export class SandboxState {
   }
 
   /**
-   * Provisioning API (spec 5 rule 5): `Bearer` or `Api-Key` with a SCIM token. Another known
+   * Provisioning API (auth rule 5): `Bearer` or `Api-Key` with a SCIM token. Another known
    * credential is valid but not authorized: 403.
    */
   authorizeScim(request: Request): void {
@@ -90,7 +90,7 @@ export class SandboxState {
   }
 
   /**
-   * Agent chat (spec 5 rule 6, 4.2 rule 6): `Api-Key <key>` where the agent lists the key. Bearer is
+   * Agent chat (auth rule 6, chat rule 6): `Api-Key <key>` where the agent lists the key. Bearer is
    * a malformed credential here (401). A known key the agent does not list, or an API key scoped to
    * other deployments than the agent's, is 403. Checked before the agent is looked up (401 first);
    * an unknown agent is 404.

@@ -1,5 +1,5 @@
 /**
- * The agent's answer told honestly: an answer that may not be whole says so (spec 4.2 rule 3's
+ * The agent's answer told honestly: an answer that may not be whole says so (chat rule 3's
  * fallback, a stream without its closing lines, a limit, a time-out); message ids are random within
  * the documented pattern; the chat POST follows no redirect. Over a real loopback server.
  */

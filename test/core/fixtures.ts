@@ -1,6 +1,6 @@
 import type { Report, ReportPlacement } from "../../src/core/schema.js";
 
-/** A full Report as spec 2.1 draws it: every field present. */
+/** A full Report as platform-api.md draws it: every field present. */
 export function fullReport(overrides: Partial<Report> = {}): Report {
   return {
     id: 101,

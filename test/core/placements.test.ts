@@ -111,7 +111,7 @@ describe("findPlacementAt", () => {
   });
 });
 
-describe("toDisconnectInput (spec 4.1 rules 1-7, client side)", () => {
+describe("toDisconnectInput (disconnect rules 1-7, client side)", () => {
   it("rule 1: a placement with an id is addressed by placementId alone", () => {
     expect(toDisconnectInput(placement({ id: "p1", sheetId: "s1" }), { sheetId: "s1" })).toEqual({
       placementId: "p1",
@@ -164,7 +164,7 @@ describe("toDisconnectInput (spec 4.1 rules 1-7, client side)", () => {
   });
 });
 
-describe("selectPlacements and applyDisconnect (spec 4.1 rules 1-10, service side)", () => {
+describe("selectPlacements and applyDisconnect (disconnect rules 1-10, service side)", () => {
   const report = fullReport({
     externalWorkbookPlacements: [
       placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2" }),

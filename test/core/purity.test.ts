@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// design.md: the core runs unchanged in a browser, in Node and in Apps Script's V8.
+// docs/architecture.md: the core runs unchanged in a browser, in Node and in Apps Script's V8.
 const dir = join(import.meta.dirname, "../../src/core");
 const files = readdirSync(dir).filter((f) => f.endsWith(".ts"));
 
@@ -10,8 +10,8 @@ describe("the core is pure TypeScript", () => {
   it.each(files)("%s imports only the core and zod/mini (and domains.ts the Public Suffix List)", (file) => {
     const text = readFileSync(join(dir, file), "utf8");
     const imports = [...text.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1]);
-    // zod/mini, not the full API: the core ships in the task pane (design.md "Budgets"). tldts is
-    // pure code and data, kept to domains.ts so the pane's first screen loads without it.
+    // zod/mini, not the full API: the core ships in the task pane (docs/benchmarks.md: the size goal).
+    // tldts is pure code and data, kept to domains.ts so the pane's first screen loads without it.
     const allowed = (spec: string) =>
       spec === "zod/mini" ||
       spec.startsWith("./") ||
@@ -45,8 +45,8 @@ describe("the core is pure TypeScript", () => {
     }
   });
 
-  // design.md: the core does no I/O of its own. Every request goes through a transport the caller
-  // passes in; nothing falls back to the global fetch.
+  // The core does no I/O of its own (docs/architecture.md). Every request goes through a transport
+  // the caller passes in; nothing falls back to the global fetch.
   it.each(files)("%s reaches no global fetch and no globalThis", (file) => {
     const code = readFileSync(join(dir, file), "utf8")
       .replace(/\/\*[\s\S]*?\*\//g, "")
@@ -57,4 +57,32 @@ describe("the core is pure TypeScript", () => {
     // Nor through a transport built without a fetch function.
     expect(code, `${file} builds a transport over the global fetch`).not.toMatch(/fetchTransport\(\s*\)/);
   });
+
+  // Nor as a value: a default such as `fetchFn ?? fetch` or `fetchTransport(fetch)` is the global too.
+  // Only the type `typeof fetch` may name it.
+  it.each(files)(
+    "%s names the global fetch only as a type, and no other network or storage global",
+    (file) => {
+      const code = readFileSync(join(dir, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "")
+        .replace(/\btypeof fetch\b/g, "");
+      for (const global of [
+        "fetch",
+        "self",
+        "XMLHttpRequest",
+        "WebSocket",
+        "EventSource",
+        "navigator",
+        "localStorage",
+        "sessionStorage",
+        "indexedDB",
+      ]) {
+        expect(code, `${file} names ${global}`).not.toMatch(
+          new RegExp(`(^|[^.\\w$])${global}(?![\\w$]|\\s*:)`, "m"),
+        );
+      }
+      expect(code, `${file} loads code at run time`).not.toMatch(/\bimport\s*\(/);
+    },
+  );
 });

@@ -22,7 +22,7 @@ const REQUIRED_REPORT_FIELDS = [
   "type",
 ] as const;
 
-describe("Report (spec 2.1)", () => {
+describe("Report (platform-api.md, Resources)", () => {
   it("parses a full Report as the spec draws it", () => {
     const parsed = ReportSchema.parse(fullReport());
     expect(parsed.name).toBe("Revenue by region");
@@ -142,7 +142,7 @@ describe("Report (spec 2.1)", () => {
   });
 });
 
-describe("ReportPlacement (spec 2.2)", () => {
+describe("ReportPlacement (platform-api.md, Resources)", () => {
   it("needs workbookId and resultLocation, and nothing else", () => {
     expect(ReportPlacementSchema.safeParse({ workbookId: "w", resultLocation: "A!B2" }).success).toBe(true);
     expect(ReportPlacementSchema.safeParse({ workbookId: "w" }).error?.issues[0]?.path).toEqual([
@@ -153,7 +153,7 @@ describe("ReportPlacement (spec 2.2)", () => {
     ]);
   });
 
-  it("takes the enums of spec 2.4", () => {
+  it("takes the enums platform-api.md lists", () => {
     for (const s of ["UP_TO_DATE", "CHANGED", "UNKNOWN"]) {
       expect(ReportPlacementSchema.safeParse({ ...placement(), syncStatus: s }).success).toBe(true);
     }
@@ -163,7 +163,7 @@ describe("ReportPlacement (spec 2.2)", () => {
   });
 });
 
-describe("DisconnectInput (spec 2.5)", () => {
+describe("DisconnectInput (platform-api.md, the disconnect input)", () => {
   it("has every field optional, each a string or null", () => {
     expect(DisconnectInputSchema.safeParse({}).success).toBe(true);
     expect(
@@ -180,7 +180,7 @@ describe("DisconnectInput (spec 2.5)", () => {
   });
 });
 
-describe("Chat shapes (spec 2.6)", () => {
+describe("Chat shapes (platform-api.md, Agent chat)", () => {
   it("needs input-side sessionSettings and takes a chatId", () => {
     expect(ChatRequestSchema.safeParse({ input: "hi", sessionSettings: { externalId: "ann" } }).success).toBe(
       true,

@@ -1,4 +1,4 @@
-/** Spec 5 (authentication) and 7 (401/403), plus 404 for unknown targets, over loopback HTTP. */
+/** The auth rules (auth rule 7: 401/403), plus 404 for unknown targets, over loopback HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AGENT_KEY,
@@ -35,7 +35,7 @@ function expectMessage(answer: { json: { message?: unknown } }) {
   expect(answer.json.message).not.toContain(KEY);
 }
 
-describe("spec 5: the management API takes Authorization: Bearer <API key>", () => {
+describe("auth rules 2-3: the management API takes Authorization: Bearer <API key>", () => {
   it("2. Bearer with an API key is accepted", async () => {
     const answer = await call(sandbox.url, "/api/v1/deployments");
     expect(answer.status).toBe(200);
@@ -130,7 +130,7 @@ describe("spec 5: the management API takes Authorization: Bearer <API key>", () 
   });
 });
 
-describe("spec 5 rule 5: SCIM takes Bearer or Api-Key with a SCIM token", () => {
+describe("auth rule 5: SCIM takes Bearer or Api-Key with a SCIM token", () => {
   it("accepts both prefixes", async () => {
     for (const auth of [`Bearer ${SCIM_TOKEN}`, `Api-Key ${SCIM_TOKEN}`, `api-key ${SCIM_TOKEN}`]) {
       expect((await call(sandbox.url, "/api/scim/v2/Users", { auth })).status, auth).toBe(200);
@@ -148,7 +148,7 @@ describe("spec 5 rule 5: SCIM takes Bearer or Api-Key with a SCIM token", () => 
   });
 });
 
-describe("spec 5 rule 6: the agent chat takes Authorization: Api-Key with a key that has access to the agent", () => {
+describe("auth rule 6: the agent chat takes Authorization: Api-Key with a key that has access to the agent", () => {
   it("Api-Key with a key the agent lists is accepted", async () => {
     const answer = await call(sandbox.url, chatPath("sales-agent"), {
       method: "POST",

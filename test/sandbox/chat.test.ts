@@ -1,4 +1,4 @@
-/** Spec 4.2 and platform-api.md B: the agent chat stream, read raw line by line over loopback HTTP. */
+/** platform-api.md, Agent chat: the agent chat stream, read raw line by line over loopback HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_KEY, makeReport, placement, seedWith } from "../support/sandbox-fixtures.js";
 import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
@@ -83,7 +83,7 @@ function answerOf(lines: Msg[]): string {
 
 const ann = { externalId: "ann", email: "ann@example.com" };
 
-describe("spec 4.2: the stream, in the real service's order and shapes", () => {
+describe("the agent chat: the stream, in the real service's order and shapes", () => {
   it("cutoff first, the user's message, progress and tool calls, a non-final message, the answer in deltas, __state__, __usage__ last", async () => {
     const messageId = newMessageId();
     const { res, lines } = await ask({
@@ -297,7 +297,7 @@ describe("trigger words", () => {
   });
 });
 
-describe("platform-api.md B: messageId", () => {
+describe("the agent chat: messageId", () => {
   it("the same messageId while its stream is still running re-subscribes to it; another question in that chat waits (409)", async () => {
     const messageId = newMessageId();
     const body = { input: "Revenue trigger:slow", messageId, sessionSettings: ann };

@@ -79,7 +79,7 @@ describe("createPlatformClient against the sandbox", () => {
     expect(isPlatformError(e403) && e403.kind).toBe("forbidden");
   });
 
-  it("toDisconnectInput removes exactly the placement it was made for, for every demo placement (rules 1-8)", async () => {
+  it("toDisconnectInput removes exactly the placement it was made for, for every demo placement (disconnect rules 1-8)", async () => {
     const c = client();
     const reports = [
       ...(await c.listReports(1, { externalWorkbookId: DEMO_WORKBOOK.id })),

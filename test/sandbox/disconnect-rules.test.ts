@@ -1,5 +1,5 @@
 /**
- * Spec 4.1, rules 1-10, against the sandbox over loopback HTTP. Each report of the seed belongs to
+ * Disconnect rules 1-10, against the sandbox over loopback HTTP. Each report of the seed belongs to
  * one test, so the tests do not disturb each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,7 +89,7 @@ const spots = (r: Report) =>
     (p) => `${p.workbookId}|${p.sheetName ?? p.resultLocation}|${p.anchorCell ?? ""}`,
   );
 
-describe("spec 4.1 disconnect, rules 1-10", () => {
+describe("disconnect rules 1-10", () => {
   it("1. The placement is addressed by placementId", async () => {
     const after = await disconnect(1, { placementId: "p-1b", externalWorkbookId: "not-this-one" });
     expect(after.externalWorkbookPlacements?.map((p) => p.id)).toEqual(["p-1a"]);

@@ -36,7 +36,7 @@ describe("parseSeed", () => {
 
   it.each([
     [
-      "a report field against spec 2.1",
+      "a report field against the Report of platform-api.md",
       { ...good, reports: [makeReport(1, [], { publicId: "short" })] },
       "reports[0].publicId",
     ],

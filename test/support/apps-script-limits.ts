@@ -15,16 +15,16 @@
  */
 
 export const PROPERTY_VALUE_LIMIT_BYTES = 9 * 1024;
-export const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
+const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
 export const URL_FETCH_TIMEOUT_MS = 60_000;
-export const EXECUTION_LIMIT_MS = 6 * 60_000;
-export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
-export const CACHE_MAX_EXPIRATION_S = 21_600;
+const EXECUTION_LIMIT_MS = 6 * 60_000;
+const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
+const CACHE_MAX_EXPIRATION_S = 21_600;
 /** Utilities.sleep refuses more than 5 minutes. */
 export const SLEEP_LIMIT_MS = 300_000;
 
 /** Headers Google's URL Fetch service computes or adds itself; a script cannot set them. */
-export const RESTRICTED_REQUEST_HEADERS = [
+const RESTRICTED_REQUEST_HEADERS = [
   "content-length",
   "host",
   "vary",
@@ -35,14 +35,14 @@ export const RESTRICTED_REQUEST_HEADERS = [
 ] as const;
 
 /** The only names HtmlOutput.addMetaTag accepts. */
-export const ALLOWED_META_TAGS = [
+const ALLOWED_META_TAGS = [
   "apple-mobile-web-app-capable",
   "google-site-verification",
   "mobile-web-app-capable",
   "viewport",
 ] as const;
 
-export const EXECUTION_TIMEOUT_MESSAGE = "Exceeded maximum execution time";
+const EXECUTION_TIMEOUT_MESSAGE = "Exceeded maximum execution time";
 
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");

@@ -6,15 +6,14 @@
  *
  * The fakes record what the script does: menus, sidebars, toasts, property reads and writes per
  * store, and every UrlFetchApp request. `UrlFetchApp.fetch` answers from a handler: a scripted
- * one, or `forwardTo()`, which makes the request for real over loopback (synchronously: a worker
- * thread fetches while the test blocks in Atomics.wait) so the same flows run against the sandbox.
+ * one, or `forwardTo()` (apps-script-forward.ts), which makes the request for real over loopback so
+ * the same flows run against the sandbox.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import {
   checkMetaTag,
   checkPropertyWrite,
@@ -52,7 +51,7 @@ export interface FetchAnswer {
 
 export type FetchHandler = (request: FetchedRequest) => FetchAnswer;
 
-export interface FakeSheet {
+interface FakeSheet {
   id: number;
   name: string;
   /** The active cell on this sheet ("B2"). */
@@ -70,13 +69,13 @@ export interface WorldOptions {
 
 type Store = Map<string, string>;
 
-export interface PropertyAccess {
+interface PropertyAccess {
   store: "user" | "document" | "script";
   op: "get" | "set" | "delete" | "keys";
   key?: string;
 }
 
-export interface SidebarShown {
+interface SidebarShown {
   file: string;
   title: string | null;
   width: number | null;
@@ -380,48 +379,6 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   }
   world.global = context as Record<string, unknown>;
   return world;
-}
-
-let fetchWorker: { port: MessagePort; signal: Int32Array } | null = null;
-
-type MessagePort = import("node:worker_threads").MessagePort;
-
-function startFetchWorker(): { port: MessagePort; signal: Int32Array } {
-  if (fetchWorker) return fetchWorker;
-  const signal = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(join(HERE, "sync-fetch-worker.mjs"), {
-    workerData: { signal, port: port2 },
-    transferList: [port2],
-  });
-  worker.unref();
-  port1.unref();
-  fetchWorker = { port: port1, signal };
-  return fetchWorker;
-}
-
-/**
- * A FetchHandler that performs the request for real (loopback), synchronously: UrlFetchApp is
- * synchronous, and so must the fake be. A worker thread fetches; this thread waits for its reply.
- */
-export function forwardTo(): FetchHandler {
-  return (request) => {
-    const { port, signal } = startFetchWorker();
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.contentType) headers["Content-Type"] = request.contentType;
-    Atomics.store(signal, 0, 0);
-    port.postMessage({ url: request.url, method: request.method, headers, body: request.payload });
-    if (Atomics.wait(signal, 0, 0, 20_000) === "timed-out")
-      throw new Error(`No answer from ${request.url} in 20 s.`);
-    const reply = receiveMessageOnPort(port)?.message as
-      | { ok: true; answer: FetchAnswer }
-      | { ok: false; message: string }
-      | undefined;
-    if (!reply) throw new Error("The fetch worker sent no reply.");
-    // UrlFetchApp throws on a failed connection ("Address unavailable", DNS errors).
-    if (!reply.ok) throw new Error(reply.message);
-    return reply.answer;
-  };
 }
 
 /** Calls a sidebar function and unwraps its envelope, failing the test on `{ok: false}`. */

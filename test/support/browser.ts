@@ -6,7 +6,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { type RunningPreview, startPreview } from "../../src/hosts/preview/server.js";
 import type { Seed } from "../../src/sandbox/seed.js";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+const CHROMIUM_PATH = "/usr/bin/chromium";
 
 export interface LaunchedBrowser {
   browser: Browser;
@@ -53,7 +53,7 @@ export interface E2eSession {
   close(): Promise<void>;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Runs on the new tab before it navigates: routes, init scripts, listeners. */
   prepare?(page: Page): Promise<void> | void;
 }
@@ -130,7 +130,7 @@ export function placementItem(page: Page, where: string) {
     .filter({ has: page.getByText(new RegExp(`^${escapeRegExp(where)}( ·|$)`)) });
 }
 
-export function escapeRegExp(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

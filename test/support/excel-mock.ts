@@ -10,7 +10,7 @@
 import { OfficeMockObject } from "office-addin-mock";
 import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../src/hosts/excel/office.js";
 
-export interface MockSheet {
+interface MockSheet {
   id: string;
   name: string;
 }
@@ -32,7 +32,7 @@ export interface ExcelMockOptions {
 
 type Handler = (args: unknown) => Promise<unknown> | unknown;
 
-export interface ExcelMockState {
+interface ExcelMockState {
   syncs: number;
   customWrites: { key: string; value: unknown }[];
   customReads: number;

@@ -4,7 +4,6 @@
  */
 import { act } from "react";
 import { beforeEach } from "vitest";
-import type { ChatMessage } from "../../src/core/chat-messages.js";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { applyDisconnect } from "../../src/core/placements.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
@@ -21,7 +20,6 @@ import type {
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
-import { mountTaskPane } from "../../taskpane/mount.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -48,9 +46,9 @@ if (typeof window !== "undefined") {
 }
 
 export const WORKBOOK_ID = "wb-1";
-export const SALES_ID = "sheet-sales";
-export const REGIONS_ID = "sheet-regions";
-export const PIPELINE_ID = "sheet-pipeline-new";
+const SALES_ID = "sheet-sales";
+const REGIONS_ID = "sheet-regions";
+const PIPELINE_ID = "sheet-pipeline-new";
 
 export const SHEETS: SheetInfo[] = [
   { id: SALES_ID, name: "Sales" },
@@ -77,7 +75,7 @@ export function report(id: number, name: string, placements: ReportPlacement[]):
 }
 
 const HOUR = 3600_000;
-export function hoursAgo(h: number): string {
+function hoursAgo(h: number): string {
   return new Date(Date.now() - h * HOUR).toISOString();
 }
 
@@ -353,23 +351,6 @@ export interface Rendered {
   unmount(): void;
 }
 
-export async function renderPane(host: SpreadsheetHost): Promise<Rendered> {
-  const container = document.createElement("div");
-  document.body.append(container);
-  let unmount: () => void = () => {};
-  await act(async () => {
-    unmount = mountTaskPane(container, host);
-  });
-  await settle();
-  return {
-    container,
-    unmount: () => {
-      act(() => unmount());
-      container.remove();
-    },
-  };
-}
-
 export function buttonByName(root: ParentNode, name: string): HTMLButtonElement {
   const found = [...root.querySelectorAll("button")].find(
     (b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name,
@@ -410,8 +391,6 @@ export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
 }
-
-export type { ChatMessage };
 
 /** Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error. */
 export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * The pane's small pure helpers: user attribute values, safe links, and where a placement stands
- * in the workbook as it is now (spec 4.1 rules 5-7: renamed sheets, recreated tabs).
+ * The pane's small pure helpers: safe links, and where a placement stands
+ * in the workbook as it is now (disconnect rules 5-7: renamed sheets, recreated tabs).
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -10,41 +10,7 @@ import {
   placementHostLabel,
 } from "../../src/core/placement-view.js";
 import { safeUrl } from "../../taskpane/markdown.js";
-import {
-  formatAttributeValue,
-  parseAttributeValue,
-  rowsToAttributes,
-} from "../../taskpane/userAttributes.js";
 import { demoReports, SHEETS, WORKBOOK_ID } from "../support/fakeHost.js";
-
-describe("user attribute values", () => {
-  it("reads numbers, booleans, comma lists and text", () => {
-    expect(parseAttributeValue("42")).toBe(42);
-    expect(parseAttributeValue("-3.5")).toBe(-3.5);
-    expect(parseAttributeValue("true")).toBe(true);
-    expect(parseAttributeValue("false")).toBe(false);
-    expect(parseAttributeValue("EMEA, APAC")).toEqual(["EMEA", "APAC"]);
-    expect(parseAttributeValue("1, 2,x")).toEqual([1, 2, "x"]);
-    expect(parseAttributeValue("  Sales team ")).toBe("Sales team");
-    expect(parseAttributeValue("")).toBeNull();
-    expect(parseAttributeValue("0x10")).toBe("0x10");
-  });
-
-  it("writes values back as the text they are read from", () => {
-    for (const v of [42, true, "EMEA", ["a", 1], null] as const) {
-      expect(parseAttributeValue(formatAttributeValue(v as never))).toEqual(v);
-    }
-  });
-
-  it("ignores rows without a name", () => {
-    expect(
-      rowsToAttributes([
-        { name: " region ", value: "EMEA" },
-        { name: "", value: "x" },
-      ]),
-    ).toEqual([{ name: "region", value: "EMEA" }]);
-  });
-});
 
 describe("safe links", () => {
   it("keeps http, https and mailto only", () => {

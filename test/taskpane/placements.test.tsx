@@ -163,7 +163,7 @@ describe("the current placement", () => {
     expect(disconnectButton(root).disabled).toBe(false);
   });
 
-  it("does not treat a recreated tab's placement as under the cell (rule 6)", async () => {
+  it("does not treat a recreated tab's placement as under the cell (disconnect rule 6)", async () => {
     const host = new FakeHost({ context: ctx("Pipeline", "C4") });
     const root = await renderPane(host);
     expect(disconnectButton(root).disabled).toBe(true);
@@ -243,7 +243,7 @@ describe("Disconnect report here", () => {
     expect(disconnectButton(root).disabled).toBe(false);
   });
 
-  it("disconnects a recreated tab's placement from its menu, without the stale sheet id (rule 7)", async () => {
+  it("disconnects a recreated tab's placement from its menu, without the stale sheet id (disconnect rule 7)", async () => {
     const host = new FakeHost({ context: ctx("Pipeline", "C4") });
     const root = await renderPane(host);
     const pipeline = itemNamed(root, "Pipeline by stage");

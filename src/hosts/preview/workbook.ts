@@ -4,7 +4,7 @@
  * Plain state plus `subscribe`/`getSnapshot` for React's `useSyncExternalStore`; no DOM here.
  *
  * Like a real spreadsheet, renaming a sheet keeps its id, and deleting a tab and adding one under the
- * same name gives a new id: that is what spec 4.1 rules 5-7 are about.
+ * same name gives a new id: that is what disconnect rules 5-7 are about.
  */
 import {
   type CellRange,
@@ -352,7 +352,7 @@ export class PreviewWorkbook {
 
   /**
    * Deletes a tab and adds a new one under the same name in the same place: a new sheet id, empty
-   * cells. Placements stored with the old id now find the sheet by name only (rule 7).
+   * cells. Placements stored with the old id now find the sheet by name only (disconnect rule 7).
    */
   recreateSheet(sheetId: string): PreviewSheet | null {
     const { sheets, values, activeSheetId } = this.#snapshot;

@@ -224,7 +224,7 @@ export function listDeployments(): Envelope<Deployment[]> {
   return sidebarCall((settings) => platformClient(settings).client.listDeployments());
 }
 
-/** Spec 4.1: removes the one placement `input` addresses; answers the report as it stands after. */
+/** Disconnect: removes the one placement `input` addresses; answers the report as it stands after. */
 export function disconnectPlacement(
   deploymentId: number,
   reportId: number,

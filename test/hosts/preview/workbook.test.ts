@@ -1,6 +1,6 @@
 /**
  * The preview's simulated workbook: built from the sandbox's one demo definition, sheet ids kept
- * apart from names (rename keeps the id, delete-and-recreate gives a new one: spec 4.1 rules 5-7),
+ * apart from names (rename keeps the id, delete-and-recreate gives a new one: disconnect rules 5-7),
  * placements shaded on the sheet whose id they store, else by the name they store.
  */
 import { describe, expect, it } from "vitest";

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { callError, callOk, forwardTo, loadAppsScript, type World } from "../../support/apps-script.js";
+import { callError, callOk, loadAppsScript, type World } from "../../support/apps-script.js";
+import { forwardTo } from "../../support/apps-script-forward.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 let sandbox: SpawnedSandbox;

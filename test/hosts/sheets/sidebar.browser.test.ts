@@ -10,14 +10,8 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import {
-  callOk,
-  cloneAcrossScriptRun,
-  DIST,
-  forwardTo,
-  loadAppsScript,
-  type World,
-} from "../../support/apps-script.js";
+import { callOk, cloneAcrossScriptRun, DIST, loadAppsScript, type World } from "../../support/apps-script.js";
+import { forwardTo } from "../../support/apps-script-forward.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -129,6 +123,12 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     await page.getByRole("heading", { name: /Reports in this/ }).waitFor({ timeout: 15_000 });
     // The agent chat (under the list) came through the server. (The first test disconnected this
     // spreadsheet's placement: the list is empty, so the placement menu is not fetched.)
+    // Where the pane puts the agent behind a tab of its own, open it.
+    const askTab = page.getByRole("tab", { name: "Ask" });
+    const openAsk = async () => {
+      if ((await askTab.count()) > 0) await askTab.click();
+    };
+    await openAsk();
     const ask = page.getByRole("textbox", { name: "Ask the agent" });
     await ask.waitFor({ timeout: 15_000 });
     expect(requested().some(named("AgentChat"))).toBe(true);
@@ -147,7 +147,8 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     expect(chunkRequests[before]!.some(named("SettingsPanel"))).toBe(true);
     await page.getByRole("textbox", { name: "E-mail" }).fill("ann.lee@example.com");
     await page.getByRole("button", { name: "Save" }).click();
-    // Saved, the pane goes back to the list.
+    // Saved, the pane goes back to where it was.
+    await openAsk();
     await ask.waitFor({ timeout: 15_000 });
     expect(calls).toContain("saveSettings");
     expect(callOk<{ email: string }>(world, "getSettings").email).toBe("ann.lee@example.com");

@@ -1,7 +1,7 @@
 /**
  * The few web globals the core needs that Apps Script's V8 runtime lacks: `URL`, `URLSearchParams`
  * and `TextDecoder`. Apps Script has the ECMAScript built-ins only (no URL, no TextDecoder, no
- * timers), and the core parses every service URL with `new URL` (spec 5 rule 1, HTTPS only) and
+ * timers), and the core parses every service URL with `new URL` (auth rule 1, HTTPS only) and
  * builds query strings with `URLSearchParams`; its NDJSON decoder holds a `TextDecoder` even when
  * it is fed text.
  *

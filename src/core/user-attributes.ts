@@ -1,9 +1,8 @@
 /**
  * User attributes as the pane edits them: name/value rows of text, read into the values the chat
  * API takes (platform-api.md: string, number, boolean, list of strings or numbers, or null).
- * A candidate for src/core.
  */
-import type { UserAttribute } from "../src/core/schema.js";
+import type { UserAttribute } from "./schema.js";
 
 export interface AttributeRow {
   name: string;

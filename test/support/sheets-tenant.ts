@@ -1,0 +1,168 @@
+/**
+ * A scripted tenant for the built Apps Script server (dist/sheets/Code.js): two reports placed in
+ * one spreadsheet, the answers UrlFetchApp gets for each request, and a world with every setting
+ * saved. Shared by test/hosts/sheets/server*.test.ts.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import {
+  callOk,
+  DIST,
+  type FetchAnswer,
+  type FetchedRequest,
+  loadAppsScript,
+  type World,
+} from "./apps-script.js";
+
+export const SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789sheets";
+export const TENANT = "https://acme.reporting.example";
+export const CHAT_URL = "https://ai.reporting.example/api/v1/public/acme/agents/sales/chat/stream-chat-state";
+export const API_KEY = "sk-live-4f9a1c2b7e";
+export const AGENT_KEY = "ak-live-88d1e0c3aa";
+export const SCIM_TOKEN = "scim-live-01b2c3d4e5";
+const SECRETS = [API_KEY, AGENT_KEY, SCIM_TOKEN];
+/** Where the menu's "Disconnect report here" counts its changes: the user's properties, per spreadsheet. */
+export const EDITS_KEY = `reportingPlatform.edits.${SPREADSHEET_ID}`;
+/** Each setting is one user property: `reportingPlatform.settings.<field>`. */
+export const SETTINGS = "reportingPlatform.settings.";
+
+export const SHEETS = [
+  { id: 0, name: "Summary", cell: "A1" },
+  { id: 123456789, name: "Q1 Sales", cell: "C5" },
+];
+
+const owner = { id: 11, email: "ann.lee@example.com", firstName: "Ann", picture: null };
+
+function report(id: number, name: string, placements: Record<string, unknown>[]) {
+  return {
+    id,
+    publicId: `rep${String(id).padStart(9, "0")}`,
+    deploymentId: 7,
+    userId: 11,
+    user: owner,
+    name,
+    refreshedByUser: owner,
+    createdAt: "2024-09-01T10:00:00Z",
+    updatedAt: "2024-10-01T10:00:00Z",
+    type: "REPORT",
+    externalWorkbookPlacements: placements,
+  };
+}
+
+/** Placed with an id on "Q1 Sales" B2:F10; an older placement (no id) on Summary A1:C4. */
+export const REVENUE = report(42, "Revenue by Region", [
+  {
+    id: "plc-42-a",
+    workbookId: SPREADSHEET_ID,
+    resultLocation: "'Q1 Sales'!B2",
+    endResultCell: "F10",
+    sheetId: "123456789",
+    sheetName: "Q1 Sales",
+    anchorCell: "B2",
+    syncStatus: "UP_TO_DATE",
+  },
+  {
+    id: "plc-42-elsewhere",
+    workbookId: "another-spreadsheet",
+    resultLocation: "'Q1 Sales'!B2",
+    endResultCell: "F10",
+    sheetId: "123456789",
+    sheetName: "Q1 Sales",
+    anchorCell: "B2",
+  },
+]);
+export const PIPELINE = report(43, "Pipeline", [
+  {
+    workbookId: SPREADSHEET_ID,
+    resultLocation: "Summary!A1",
+    endResultCell: "C4",
+    sheetId: "0",
+    sheetName: "Summary",
+    anchorCell: "A1",
+    syncStatus: "CHANGED",
+  },
+]);
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): FetchAnswer {
+  return { status, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
+/** A scripted tenant: lists REVENUE and PIPELINE, and answers a disconnect with the placement gone. */
+export function tenant(overrides: { list?: FetchAnswer; disconnect?: FetchAnswer } = {}) {
+  return (request: FetchedRequest): FetchAnswer => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports") {
+      return overrides.list ?? json(200, { items: [REVENUE, PIPELINE], pageInfo: { hasNextPage: false } });
+    }
+    const del = /^\/api\/v1\/deployments\/7\/reports\/(\d+)\/connect-workbook$/.exec(url.pathname);
+    if (request.method === "DELETE" && del) {
+      if (overrides.disconnect) return overrides.disconnect;
+      const target = Number(del[1]) === 42 ? REVENUE : PIPELINE;
+      const input = JSON.parse(request.payload ?? "{}");
+      const kept = target.externalWorkbookPlacements.filter((p) =>
+        input.placementId
+          ? p.id !== input.placementId
+          : !(p.sheetName === input.sheetName && p.anchorCell === input.anchorCell),
+      );
+      return json(200, { ...target, externalWorkbookPlacements: kept });
+    }
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments") {
+      return json(200, [
+        { id: 7, name: "Production" },
+        { id: 8, name: "Staging" },
+      ]);
+    }
+    if (request.method === "GET" && url.pathname === "/api/scim/v2/Users") {
+      return json(200, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
+        totalResults: 1,
+        startIndex: 1,
+        itemsPerPage: 1,
+        Resources: [
+          {
+            id: "u-1",
+            userName: "ann",
+            name: { givenName: "Ann", familyName: "Lee" },
+            emails: [{ value: "ann.lee@example.com", primary: true }],
+            active: true,
+          },
+        ],
+      });
+    }
+    return json(404, { message: `no route ${request.method} ${url.pathname}` });
+  };
+}
+
+export function configured(fetch = tenant()): World {
+  const world = loadAppsScript({
+    spreadsheetId: SPREADSHEET_ID,
+    sheets: SHEETS,
+    activeSheet: "Q1 Sales",
+    fetch,
+  });
+  callOk(world, "saveSettings", {
+    tenantUrl: TENANT,
+    deploymentId: 7,
+    apiKey: API_KEY,
+    chatUrl: CHAT_URL,
+    agentApiKey: AGENT_KEY,
+    scimToken: SCIM_TOKEN,
+    externalId: "Ann.Lee",
+  });
+  world.requests.length = 0;
+  world.propertyAccess.length = 0;
+  return world;
+}
+
+export function expectNoSecret(value: unknown): void {
+  const text = JSON.stringify(value);
+  for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+/** For a beforeAll: these tests load the built Code.js, so say how to build it when it is missing. */
+export function requireBuiltCodeJs(): void {
+  if (!existsSync(join(DIST, "Code.js"))) {
+    throw new Error("dist/sheets/Code.js is missing: run `npm run build:sheets` first (npm test does).");
+  }
+}
