@@ -149,7 +149,6 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
         try {
           const snapshot = await (started ?? host.loadWorkbook());
           if (!mounted.current || seq !== loadSeq.current) return;
-          keepList(snapshot);
           setContext(snapshot.context);
           setSheets(snapshot.sheets);
           setReports(snapshot.reports);
@@ -232,6 +231,13 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       mounted.current = false;
     };
   }, [host, start]);
+
+  // The list as the user last saw it, kept for the next time the pane opens on this workbook
+  // (listCache.ts): after every load and every disconnect, never while the kept one is shown.
+  useEffect(() => {
+    if (phase !== "ready" || stale || !context) return;
+    keepList({ context, sheets, reports, problems });
+  }, [phase, stale, context, sheets, reports, problems]);
 
   const reload = useCallback(async () => {
     if (!settings) return start();

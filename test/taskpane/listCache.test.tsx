@@ -64,6 +64,24 @@ describe("the first screen", () => {
     expect(names(again).join()).not.toContain("Pipeline by stage");
   });
 
+  it("keeps the list as a disconnect left it: a pane opened again never shows the removed placement", async () => {
+    const first = new FakeHost();
+    await renderPane(first, {
+      until: (root) => expect(names(root).join()).toContain("Top customers"),
+    });
+    const outcome = await first.command(ctx("Sales", "H3"));
+    expect(outcome.ok).toBe(true);
+
+    const host = new SlowWorkbookHost();
+    const again = await renderPane(host, {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    expect(status(again)).toBe("Refreshing…");
+    expect(names(again).join()).not.toContain("Top customers");
+    host.gate.resolve();
+    await waitFor(() => expect(status(again)).toBe(""));
+  });
+
   it("asks nothing of the service before the add-in was ever connected here", async () => {
     const host = new FakeHost({ settings: { ...CONNECTED, tenantUrl: "", apiKeySet: false } });
     const root = await renderPane(host);
