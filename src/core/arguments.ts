@@ -5,9 +5,10 @@
  * argument, never a raw script error ("v.trim is not a function"). Values are never echoed: a
  * settings value may be a secret. Settings patches have their own check (`parseSettingsPatch`).
  */
-import { z } from "zod/mini";
+
 import { PlatformError } from "./errors.js";
 import { DisconnectInputSchema, SessionSettingsSchema } from "./schema.js";
+import { z } from "./zod.js";
 
 const Id = z.int().check(z.gte(0));
 

@@ -3,7 +3,7 @@
  * read the answer) that http.ts turns into a request and reads the answer of, and either runner in
  * client.ts executes. Nothing here does I/O.
  */
-import { z } from "zod/mini";
+
 import { type ScimListResponse, ScimListResponseSchema } from "./directory.js";
 import { invalidResponse, PlatformError } from "./errors.js";
 import {
@@ -15,6 +15,7 @@ import {
   TolerantReportSchema,
 } from "./schema.js";
 import type { HttpMethod } from "./transport.js";
+import { z } from "./zod.js";
 
 type Credential = "api-key" | "scim-token";
 

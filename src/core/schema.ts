@@ -12,7 +12,7 @@
  * Unknown extra fields are accepted and ignored in both readings (the real service adds fields such
  * as `resultChecksum` over time).
  */
-import { z } from "zod/mini";
+import { z } from "./zod.js";
 
 // zod/mini (the pane's bundle budget: about 4 KB against 22 KB for the full API) sets no locale of
 // its own: without one every message would read "Invalid input", and the client's errors name the

@@ -8,12 +8,13 @@
  * the secrets it would otherwise carry to the new host, and a secret whose binding does not match
  * is never used (auth rule 8: keys are to be stored securely).
  */
-import { z } from "zod/mini";
+
 import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
+import { z } from "./zod.js";
 
 /** Everything stored, secrets included. Never sent to a sidebar or a log. */
 export const StoredSettingsSchema = z.object({

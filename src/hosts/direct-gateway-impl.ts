@@ -3,7 +3,6 @@
  * schemas) and the settings rules. A chunk of its own, loaded when the gateway is created, so the
  * pane's first script does without it.
  */
-import { z } from "zod/mini";
 import type { RandomBytes } from "../core/chat-request.js";
 import { createPlatformClient, type PlatformClient } from "../core/client.js";
 import { toDirectoryUserPage } from "../core/directory.js";
@@ -32,12 +31,6 @@ function loadChatUrlCheck(): Promise<ChatUrlCheck> {
   chatUrlCheck ??= import("../core/domains.js").then((m) => m.chatUrlBelongsToTenant);
   return chatUrlCheck;
 }
-
-// The pages of Excel and the preview forbid eval (Content-Security-Policy without 'unsafe-eval').
-// Without this, zod probes `new Function` on its first parse; the probe's failure is caught, but the
-// browser still reports it as a policy violation on every load. Set here, before this chunk's
-// client parses anything: the pane's first script carries no zod (the Sheets sidebar parses none).
-z.config({ jitless: true });
 
 const webCryptoRandomBytes: RandomBytes = (length) =>
   globalThis.crypto.getRandomValues(new Uint8Array(length));

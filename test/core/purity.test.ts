@@ -19,6 +19,17 @@ describe("the core is pure TypeScript", () => {
     for (const spec of imports) expect(allowed(spec!), `${file} imports ${spec}`).toBe(true);
   });
 
+  it("only zod.ts imports zod, so every schema is built and parsed with zod jitless (no eval under the pages' policy)", async () => {
+    for (const file of files.filter((f) => f !== "zod.ts")) {
+      const text = readFileSync(join(dir, file), "utf8");
+      expect(text, file).not.toMatch(/from\s+"zod/);
+    }
+    // settings.ts parses while it loads (EMPTY_SETTINGS): zod must be jitless by then.
+    const { globalConfig } = await import("zod/v4/core");
+    await import("../../src/core/settings.js");
+    expect(globalConfig.jitless).toBe(true);
+  });
+
   it("only domains.ts loads the Public Suffix List, and settings.ts takes its check as an argument", () => {
     for (const file of files.filter((f) => !["domains.ts", "tldts-min.d.ts", "index.ts"].includes(f))) {
       const text = readFileSync(join(dir, file), "utf8");
