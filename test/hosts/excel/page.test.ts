@@ -132,6 +132,7 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(ids).not.toContain("plc-101-summary");
     expect(ids).toContain("plc-101-q1");
 
+    await page.getByRole("tab", { name: "Ask" }).click();
     await page.getByRole("textbox", { name: "Ask the agent" }).fill("What was revenue by region in Q3?");
     await page.getByRole("button", { name: "Send" }).click();
     const answer = page.locator('[data-answer-status="done"]').first();
