@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
 import { addinBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
+import { fluentTokens } from "../../../tooling/fluent-tokens.js";
 import { griffelAot } from "../../../tooling/griffel-aot.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -104,7 +105,13 @@ export function excelBuild(): UserConfig {
     base: "./",
     // The icons: static PNG files, copied to dist/excel/assets/ as they are.
     publicDir: resolve(HERE, "public"),
-    plugins: [react(), griffelAot([`${resolve(ROOT, "taskpane")}/`]), addinFiles(), earlyScript()],
+    plugins: [
+      react(),
+      griffelAot([`${resolve(ROOT, "taskpane")}/`]),
+      fluentTokens(),
+      addinFiles(),
+      earlyScript(),
+    ],
     build: {
       outDir: EXCEL_OUT_DIR,
       emptyOutDir: true,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { UserConfig } from "vite";
+import { fluentTokens } from "../../../tooling/fluent-tokens.js";
 import { griffelAot } from "../../../tooling/griffel-aot.js";
 
 /** The folder of the preview page (its index.html). */
@@ -18,7 +19,11 @@ export function previewBuild(): UserConfig {
   return {
     ...(underVitest ? {} : { root: PREVIEW_ROOT }),
     base: "./",
-    plugins: [react(), griffelAot([fileURLToPath(new URL("../../../taskpane/", import.meta.url))])],
+    plugins: [
+      react(),
+      griffelAot([fileURLToPath(new URL("../../../taskpane/", import.meta.url))]),
+      fluentTokens(),
+    ],
     build: {
       outDir: fileURLToPath(new URL("../../../dist/preview", import.meta.url)),
       emptyOutDir: true,

@@ -18,6 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "no
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
+import { fluentTokens } from "../../../tooling/fluent-tokens.js";
 import { griffelAot } from "../../../tooling/griffel-aot.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
@@ -123,7 +124,13 @@ export function sheetsBuild(): UserConfig {
     root: here,
     base: "./",
     publicDir: false,
-    plugins: [react(), griffelAot([`${repoRoot}taskpane/`]), sidebarChunks(), appsScriptServer()],
+    plugins: [
+      react(),
+      griffelAot([`${repoRoot}taskpane/`]),
+      fluentTokens(),
+      sidebarChunks(),
+      appsScriptServer(),
+    ],
     build: {
       outDir: SHEETS_OUT_DIR,
       emptyOutDir: true,
