@@ -13,7 +13,7 @@ import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
 import { addinBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
 import { fluentTokens } from "../../../tooling/fluent-tokens.js";
-import { griffelAot } from "../../../tooling/griffel-aot.js";
+import { griffelBuildTimeStyles } from "../../../tooling/griffel.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../..");
@@ -105,13 +105,7 @@ export function excelBuild(): UserConfig {
     base: "./",
     // The icons: static PNG files, copied to dist/excel/assets/ as they are.
     publicDir: resolve(HERE, "public"),
-    plugins: [
-      react(),
-      griffelAot([`${resolve(ROOT, "taskpane")}/`]),
-      fluentTokens(),
-      addinFiles(),
-      earlyScript(),
-    ],
+    plugins: [react(), griffelBuildTimeStyles(), fluentTokens(), addinFiles(), earlyScript()],
     build: {
       outDir: EXCEL_OUT_DIR,
       emptyOutDir: true,

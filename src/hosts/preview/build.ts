@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { UserConfig } from "vite";
 import { fluentTokens } from "../../../tooling/fluent-tokens.js";
-import { griffelAot } from "../../../tooling/griffel-aot.js";
+import { griffelBuildTimeStyles } from "../../../tooling/griffel.js";
 
 /** The folder of the preview page (its index.html). */
 export const PREVIEW_ROOT = fileURLToPath(new URL(".", import.meta.url));
@@ -19,11 +19,7 @@ export function previewBuild(): UserConfig {
   return {
     ...(underVitest ? {} : { root: PREVIEW_ROOT }),
     base: "./",
-    plugins: [
-      react(),
-      griffelAot([fileURLToPath(new URL("../../../taskpane/", import.meta.url))]),
-      fluentTokens(),
-    ],
+    plugins: [react(), griffelBuildTimeStyles(), fluentTokens()],
     build: {
       outDir: fileURLToPath(new URL("../../../dist/preview", import.meta.url)),
       emptyOutDir: true,

@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
 import { fluentTokens } from "../../../tooling/fluent-tokens.js";
-import { griffelAot } from "../../../tooling/griffel-aot.js";
+import { griffelBuildTimeStyles } from "../../../tooling/griffel.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -124,13 +124,7 @@ export function sheetsBuild(): UserConfig {
     root: here,
     base: "./",
     publicDir: false,
-    plugins: [
-      react(),
-      griffelAot([`${repoRoot}taskpane/`]),
-      fluentTokens(),
-      sidebarChunks(),
-      appsScriptServer(),
-    ],
+    plugins: [react(), griffelBuildTimeStyles(), fluentTokens(), sidebarChunks(), appsScriptServer()],
     build: {
       outDir: SHEETS_OUT_DIR,
       emptyOutDir: true,
