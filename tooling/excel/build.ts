@@ -11,12 +11,13 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
-import { addinBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
-import { fluentTokens } from "../../../tooling/fluent-tokens.js";
-import { griffelBuildTimeStyles } from "../../../tooling/griffel.js";
+import { fluentTokens } from "../fluent-tokens.js";
+import { griffelBuildTimeStyles } from "../griffel.js";
+import { addinBaseUrl, renderManifest } from "./manifest.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, "../../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The task pane's pages and icons (the runtime this target builds). */
+const HERE = resolve(ROOT, "src/hosts/excel");
 
 export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
 
