@@ -4,14 +4,15 @@
  * - `excel`: the task pane page, commands and manifest for Excel (dist/excel/);
  * - `sheets`: the sidebar (one self-contained HTML file, its lazy parts as files the server serves)
  *   and the Apps Script server (dist/sheets/).
- * Each target's details live beside its host; this file only dispatches. `test` configures vitest.
+ * Each target's details live in tooling/<target>/build.ts; this file only dispatches. `test`
+ * configures vitest.
  */
 import { fileURLToPath } from "node:url";
 import type { UserConfig } from "vite";
 import { defineConfig } from "vitest/config";
-import { excelBuild } from "./src/hosts/excel/build.js";
-import { previewBuild } from "./src/hosts/preview/build.js";
-import { sheetsBuild } from "./src/hosts/sheets/build.js";
+import { excelBuild } from "./tooling/excel/build.js";
+import { previewBuild } from "./tooling/preview/build.js";
+import { sheetsBuild } from "./tooling/sheets/build.js";
 
 const targets: Record<string, () => UserConfig> = {
   excel: excelBuild,

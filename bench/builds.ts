@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type PluginOption, type UserConfig } from "vite";
-import { excelBuild } from "../src/hosts/excel/build.js";
-import { PREVIEW_ROOT, previewBuild } from "../src/hosts/preview/build.js";
-import { sheetsBuild } from "../src/hosts/sheets/build.js";
+import { excelBuild } from "../tooling/excel/build.js";
+import { PREVIEW_ROOT, previewBuild } from "../tooling/preview/build.js";
+import { sheetsBuild } from "../tooling/sheets/build.js";
 
 export interface Builds {
   /** The folder holding the four builds below. */

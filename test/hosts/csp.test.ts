@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXCEL_OUT_DIR } from "../../src/hosts/excel/build.js";
-import { SHEETS_OUT_DIR } from "../../src/hosts/sheets/build.js";
+import { EXCEL_OUT_DIR } from "../../tooling/excel/build.js";
+import { SHEETS_OUT_DIR } from "../../tooling/sheets/build.js";
 import { cspOf, cspTagCount } from "../support/csp.js";
 
 const read = (dir: string, file: string) => readFileSync(join(dir, file), "utf8");

@@ -5,10 +5,10 @@
  */
 import type { AddressInfo } from "node:net";
 import { createServer, type Plugin } from "vite";
+import { PREVIEW_ROOT, previewBuild } from "../../../tooling/preview/build.js";
 import { demoSeed } from "../../sandbox/demo.js";
 import type { Seed } from "../../sandbox/seed.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/server.js";
-import { PREVIEW_ROOT, previewBuild } from "./build.js";
 import { demoPreviewConfig, PREVIEW_CONFIG_PATH } from "./config.js";
 
 export interface PreviewOptions {

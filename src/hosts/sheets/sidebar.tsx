@@ -3,7 +3,7 @@ import { mountTaskPane } from "../../../taskpane/mount.js";
 import { callServer } from "./bridge.js";
 import { createSheetsHost } from "./host.js";
 
-/** The module registry Sidebar.html starts with (sidebar-chunks.ts): its lazy parts come from the server. */
+/** The module registry Sidebar.html starts with (tooling/sheets/sidebar-chunks.ts): its lazy parts come from the server. */
 declare global {
   interface Window {
     __sidebarChunks?: { fetch: ((names: string[]) => Promise<string[]>) | null };

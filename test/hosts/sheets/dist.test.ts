@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { appsScriptGlobalsFooter } from "../../../src/hosts/sheets/build.js";
-import { CHUNK_GLOBAL } from "../../../src/hosts/sheets/sidebar-chunks.js";
+import { appsScriptGlobalsFooter } from "../../../tooling/sheets/build.js";
+import { CHUNK_GLOBAL } from "../../../tooling/sheets/sidebar-chunks.js";
 import { DIST } from "../../support/apps-script.js";
 
 const chunkFiles = () => readdirSync(DIST).filter((f) => f.startsWith("SidebarChunk_"));

@@ -11,11 +11,13 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin, UserConfig } from "vite";
-import { addinBaseUrl, renderManifest } from "../../../tooling/excel/manifest.js";
-import { griffelAot } from "../../../tooling/griffel-aot.js";
+import { fluentTokens } from "../fluent-tokens.js";
+import { griffelBuildTimeStyles } from "../griffel.js";
+import { addinBaseUrl, renderManifest } from "./manifest.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, "../../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The task pane's pages and icons (the runtime this target builds). */
+const HERE = resolve(ROOT, "src/hosts/excel");
 
 export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
 
@@ -104,7 +106,7 @@ export function excelBuild(): UserConfig {
     base: "./",
     // The icons: static PNG files, copied to dist/excel/assets/ as they are.
     publicDir: resolve(HERE, "public"),
-    plugins: [react(), griffelAot([`${resolve(ROOT, "taskpane")}/`]), addinFiles(), earlyScript()],
+    plugins: [react(), griffelBuildTimeStyles(), fluentTokens(), addinFiles(), earlyScript()],
     build: {
       outDir: EXCEL_OUT_DIR,
       emptyOutDir: true,

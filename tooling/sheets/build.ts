@@ -6,7 +6,7 @@
  *   which `HtmlService.createHtmlOutputFromFile("Sidebar")` serves.
  * - `SidebarChunk_*.html`: the lazily loaded parts (agent chat, markdown, settings, menus, toasts),
  *   one Apps Script HTML file per chunk, which the sidebar asks the server for when it first needs
- *   them (`loadSidebarChunks`; see sidebar-chunks.ts).
+ *   them (`loadSidebarChunks`; see sidebar-chunks.ts beside this file).
  * - `Code.js`: the server (`server.ts`), built by a second, library build once the sidebar is
  *   written: one IIFE that puts the module's exports on one global, followed by a generated
  *   top-level function per export, because Apps Script only calls top-level functions (triggers,
@@ -18,11 +18,13 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "no
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
-import { griffelAot } from "../../../tooling/griffel-aot.js";
+import { fluentTokens } from "../fluent-tokens.js";
+import { griffelBuildTimeStyles } from "../griffel.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+/** The sidebar's page and the Apps Script server (the runtime this target builds). */
+const here = `${repoRoot}src/hosts/sheets/`;
 export const SHEETS_OUT_DIR = `${repoRoot}dist/sheets`;
 
 /** The global that holds the server module's exports in Code.js. */
@@ -123,7 +125,7 @@ export function sheetsBuild(): UserConfig {
     root: here,
     base: "./",
     publicDir: false,
-    plugins: [react(), griffelAot([`${repoRoot}taskpane/`]), sidebarChunks(), appsScriptServer()],
+    plugins: [react(), griffelBuildTimeStyles(), fluentTokens(), sidebarChunks(), appsScriptServer()],
     build: {
       outDir: SHEETS_OUT_DIR,
       emptyOutDir: true,
