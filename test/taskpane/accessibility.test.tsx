@@ -78,7 +78,9 @@ describe("accessibility (axe, every impact level)", () => {
     await waitFor(() => fieldByLabel(root, "Ask the agent"));
     // An outcome: "Disconnect report here" from the cell's menu while nothing is listed.
     await host.command(ctx("Sales", "C4"));
-    await waitFor(() => expect(root.querySelector('[role="status"][aria-label="Messages"]')?.textContent).not.toBe(""));
+    await waitFor(() =>
+      expect(root.querySelector('[role="status"][aria-label="Messages"]')?.textContent).not.toBe(""),
+    );
     expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
   });
