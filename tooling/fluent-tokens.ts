@@ -13,7 +13,7 @@
  * Only reads by a known name, through the `tokens` imported from Fluent, are replaced: the object
  * passed on whole (`{...tokens}`) or read by a computed name stays as it is. Builds only.
  */
-import { tokens } from "@fluentui/react-theme";
+import { tokens } from "@fluentui/react-components";
 import { type Plugin, parseSync } from "vite";
 
 // biome-ignore lint/suspicious/noExplicitAny: ESTree nodes from oxc, walked generically

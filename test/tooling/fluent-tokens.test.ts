@@ -3,7 +3,7 @@
  * CSS variable the token stands for, so the first script needs no token table; anything else that
  * uses the table stays as written.
  */
-import { tokens } from "@fluentui/react-theme";
+import { tokens } from "@fluentui/react-components";
 import { describe, expect, it } from "vitest";
 import { inlineTokens } from "../../tooling/fluent-tokens.js";
 
