@@ -70,7 +70,7 @@ function stepLabel(m: ChatMessage): string {
 
 /**
  * The agent's work so far: assistant messages with a graphPath that are not the final answer (tool
- * calls, progress), by the core's final-answer rule (spec 4.2 rule 2).
+ * calls, progress), by the core's final-answer rule (chat rule 2).
  */
 function progressSteps(all: readonly ChatMessage[]): Step[] {
   const steps: Step[] = [];

@@ -167,8 +167,15 @@ function normalizeSessionSettings(settings: SessionSettings | undefined): Sessio
   return { ...settings, externalId: settings.externalId.trim().toLowerCase() };
 }
 
-function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/**
+ * Whether a failed chat attempt may be sent again: a network failure, 408, 429 or 5xx. Only before
+ * anything of the answer was read, and always with the same messageId (chatRetryDelay).
+ */
+export function isTransientChatFailure(failure: PlatformError): boolean {
+  const status = failure.status;
+  return (
+    failure.kind === "network" || (status != null && (status === 408 || status === 429 || status >= 500))
+  );
 }
 
 /** A chat POST, ready for either kind of transport. */
@@ -221,9 +228,7 @@ export function chatRetryDelay(
   failure: PlatformError,
   retryDelaysMs: readonly number[],
 ): number | null {
-  if (!(failure.kind === "network" || (failure.status != null && isTransientStatus(failure.status)))) {
-    return null;
-  }
+  if (!isTransientChatFailure(failure)) return null;
   const planned = retryDelaysMs.slice(0, MAX_RETRIES)[attempt - 1];
   if (planned === undefined) return null;
   const retryAfterMs = failure.retryAfterSeconds != null ? failure.retryAfterSeconds * 1000 : 0;

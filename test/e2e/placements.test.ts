@@ -213,7 +213,7 @@ describe("Disconnect report here", () => {
   });
 });
 
-describe("sheet ids (spec 4.1 rules 5-7)", () => {
+describe("sheet ids (disconnect rules 5-7)", () => {
   test("on a tab recreated under the same name, the placement is addressed without the old sheet id and removed", async () => {
     const page = await open();
     const bodies = recordDisconnects(page);
@@ -245,7 +245,7 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     const bodies = recordDisconnects(page);
     const sheetId = () => page.locator(".wb-sheet-id code").textContent();
 
-    // Rename: the id stays, the placements stay linked (found by sheet id, rule 6), shown under the new name.
+    // Rename: the id stays, the placements stay linked (found by sheet id, disconnect rule 6), shown under the new name.
     await page.getByRole("tab", { name: "Summary" }).click();
     const before = await sheetId();
     await page.getByRole("button", { name: "Rename sheet…" }).click();
@@ -257,7 +257,7 @@ describe("sheet ids (spec 4.1 rules 5-7)", () => {
     await expectCurrent(page, "Overview!B2:F8");
 
     // Recreate "Q1 Sales": a new id; the placement that stores the old id is no longer under the
-    // cells, and the list says so; it is removed by its placement id (rule 7).
+    // cells, and the list says so; it is removed by its placement id (disconnect rule 7).
     await page.getByRole("tab", { name: "Q1 Sales" }).click({ button: "right" });
     await page.getByRole("menuitem", { name: "Delete and recreate tab" }).click();
     await page

@@ -16,7 +16,7 @@
  * No Apps Script names here: the clock, the wait and the flag are passed in (server.ts wires them).
  */
 import type { SyncAgentChat } from "../../../core/chat-client.js";
-import type { AgentAnswer, AskRequest } from "../../../core/chat-request.js";
+import { type AgentAnswer, type AskRequest, isTransientChatFailure } from "../../../core/chat-request.js";
 import { PlatformError } from "../../../core/errors.js";
 
 /** Apps Script ends an execution after 6 minutes. */
@@ -59,11 +59,6 @@ function stillWorking(): PlatformError {
   );
 }
 
-function isTransient(error: PlatformError): boolean {
-  const status = error.status;
-  return error.kind === "network" || (status != null && (status === 408 || status === 429 || status >= 500));
-}
-
 /** Asks, re-subscribing after UrlFetchApp's time-outs while the execution has time; see above. */
 export function askWithinLimits(options: AskWithinLimitsOptions): AgentAnswer {
   const { chat, request, startedAt, now, sleep, stopRequested } = options;
@@ -79,7 +74,7 @@ export function askWithinLimits(options: AskWithinLimitsOptions): AgentAnswer {
       if (stopRequested()) throw stoppedByUser();
       return answer;
     } catch (error) {
-      if (!(error instanceof PlatformError) || !isTransient(error)) throw error;
+      if (!(error instanceof PlatformError) || !isTransientChatFailure(error)) throw error;
       if (error.kind === "network" && now() - sentAt >= TIMED_OUT_AFTER_MS) {
         // UrlFetchApp's time-out: the run goes on at the service; ask for it again.
         quickFailures = 0;
