@@ -11,6 +11,7 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../host.js";
+import { createListeners, settler } from "../listeners.js";
 import type { PreviewWorkbook } from "./workbook.js";
 
 /** What the preview needs of the gateway beyond `PlatformGateway`: this workbook's reports. */
@@ -67,31 +68,29 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
     },
   };
 
-  const contextListeners = new Set<(context: ActiveContext) => void>();
-  const commandListeners = new Set<(command: HostCommand) => void>();
-  const themeListeners = new Set<(theme: "light" | "dark") => void>();
+  const contextListeners = createListeners<[ActiveContext]>();
+  const commandListeners = createListeners<[HostCommand]>();
+  const themeListeners = createListeners<["light" | "dark"]>();
 
   let lastSignature = signature(workbook);
   let lastTheme = workbook.getSnapshot().theme;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  // Settled, as the interface says "once per settled selection change": a held arrow key reports
+  // where it stops, not every cell on the way.
+  const selectionSettled = settler(() => {
+    const next = signature(workbook);
+    if (next === lastSignature) return;
+    lastSignature = next;
+    contextListeners.notify(contextOf(workbook));
+  }, CONTEXT_COALESCE_MS);
 
   workbook.subscribe(() => {
     const theme = workbook.getSnapshot().theme;
     if (theme !== lastTheme) {
       lastTheme = theme;
-      for (const listener of [...themeListeners]) listener(theme);
+      themeListeners.notify(theme);
     }
-    // Debounced, as the interface says "once per settled selection change": a held arrow key
-    // reports where it stops, not every cell on the way.
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      const next = signature(workbook);
-      if (next === lastSignature) return;
-      lastSignature = next;
-      const context = contextOf(workbook);
-      for (const listener of [...contextListeners]) listener(context);
-    }, CONTEXT_COALESCE_MS);
+    selectionSettled.trigger();
   });
 
   return {
@@ -112,8 +111,7 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
     },
 
     onContextChanged(listener) {
-      contextListeners.add(listener);
-      return () => contextListeners.delete(listener);
+      return contextListeners.add(listener);
     },
 
     async selectRange(target) {
@@ -121,8 +119,7 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
     },
 
     onCommand(listener) {
-      commandListeners.add(listener);
-      return () => commandListeners.delete(listener);
+      return commandListeners.add(listener);
     },
 
     disconnectHere() {
@@ -144,7 +141,7 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
             resolve({ ok: outcome.ok, message: outcome.message });
           },
         };
-        for (const listener of [...commandListeners]) listener(command);
+        commandListeners.notify(command);
       });
     },
 
@@ -153,8 +150,7 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
     },
 
     onThemeChanged(listener) {
-      themeListeners.add(listener);
-      return () => themeListeners.delete(listener);
+      return themeListeners.add(listener);
     },
   };
 }
