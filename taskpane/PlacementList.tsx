@@ -41,6 +41,21 @@ export { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./Pla
 
 /** Longer lists than this are virtualised. */
 export const VIRTUAL_ABOVE = 100;
+/** Placements a long list shows plainly while the virtualiser loads: more than a pane's height. */
+const FIRST_ROWS = 30;
+
+/** The first `n` placements, in their sheets' groups. */
+function firstGroups(groups: readonly SheetGroup[], n: number): SheetGroup[] {
+  const out: SheetGroup[] = [];
+  let left = n;
+  for (const group of groups) {
+    if (left <= 0) break;
+    const placements = group.placements.slice(0, left);
+    left -= placements.length;
+    out.push({ ...group, placements });
+  }
+  return out;
+}
 
 const useStyles = makeStyles({
   groups: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalM },
@@ -233,11 +248,22 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
 
   const renderHeading = (name: string) => <SheetHeading name={name} />;
 
+  const plainGroup = (group: SheetGroup) => (
+    <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
+      <SheetHeading name={group.sheetName} />
+      <ul className={styles.list}>{group.placements.map((item) => renderItem(group, item))}</ul>
+    </section>
+  );
+
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys on the rows' buttons, delegated
     <div ref={rootRef} className={virtual ? undefined : styles.groups} onKeyDown={onKeyDown}>
       {virtual ? (
-        <Suspense fallback={null}>
+        // Until the virtualiser's code has loaded (once, a moment), the first rows show as a plain
+        // list: the first paint does not wait for a chunk, and nothing jumps when it takes over.
+        <Suspense
+          fallback={<div className={styles.groups}>{firstGroups(groups, FIRST_ROWS).map(plainGroup)}</div>}
+        >
           <VirtualRows
             rows={rows}
             scrollToRow={scrollToRow}
@@ -247,12 +273,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
           />
         </Suspense>
       ) : (
-        groups.map((group) => (
-          <section key={group.sheetName} aria-label={`Sheet ${revealInvisible(group.sheetName)}`}>
-            <SheetHeading name={group.sheetName} />
-            <ul className={styles.list}>{group.placements.map((item) => renderItem(group, item))}</ul>
-          </section>
-        ))
+        groups.map(plainGroup)
       )}
     </div>
   );
