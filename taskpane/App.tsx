@@ -222,6 +222,11 @@ function Pane({ host }: { host: SpreadsheetHost }) {
 
   const workbookName = state.context?.workbookName ? revealInvisible(state.context.workbookName) : null;
   const shown = (v: PaneView) => !showSettings && view === v;
+  // The chat mounts the first time its view opens and stays mounted after (its conversation and a
+  // running answer are kept): its code is not on the first screen's path (it is prefetched when
+  // the browser is idle after the first list).
+  const [askOpened, setAskOpened] = useState(false);
+  if (shown("ask") && !askOpened) setAskOpened(true);
 
   return (
     <div className={styles.root}>
@@ -307,7 +312,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             hidden={!shown("ask")}
             className={mergeClasses(styles.view, styles.askView, !shown("ask") && styles.hidden)}
           >
-            {state.settings ? (
+            {!askOpened ? null : state.settings ? (
               <section className={mergeClasses(styles.section, styles.chat)} aria-labelledby="agent-heading">
                 <Subtitle2 as="h2" id="agent-heading" className={styles.sectionHeading}>
                   Agent chat

@@ -49,6 +49,8 @@ describe("Open settings", () => {
 
   it("opens Settings at the field the chat names, and plainly from the Settings button", async () => {
     const root = await renderPane(new FakeHost());
+    // The chat mounts when its view first opens.
+    await click(buttonByName(root, "Ask"));
     await waitFor(() => buttonByName(root, "Fix the agent key"));
     await click(buttonByName(root, "Fix the agent key"));
     await waitFor(() => expect(root.textContent).toContain("Settings at agentApiKey"));

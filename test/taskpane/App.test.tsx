@@ -101,6 +101,16 @@ describe("the Reports and Ask views", () => {
     expect(panelOf(ask).hidden).toBe(false);
   });
 
+  it("mount the chat when its view first opens, not with the first screen", async () => {
+    const root = await renderPane(new FakeHost(), {
+      until: (r) => expect(r.querySelector("li[data-placement-key]")).not.toBeNull(),
+    });
+    await settle();
+    expect(root.querySelector('textarea, [aria-label="Ask the agent"]')).toBeNull();
+    await click(tab(root, "Ask"));
+    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+  });
+
   it("keep the conversation and a streaming answer when switching views", async () => {
     const answer = deferred<never>();
     const host = new FakeHost({ ask: () => answer.promise });

@@ -25,6 +25,7 @@ import {
   waitFor,
 } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";
+import { showAsk } from "./agentScript.js";
 
 const disconnectButton = (root: ParentNode) => buttonByName(root, "Disconnect report here");
 const queryStop = (root: ParentNode) => queryButton(root, "Stop");
@@ -121,7 +122,7 @@ describe("the agent's answer", () => {
     };
     const host = new FakeHost({ ask: async () => answer });
     const root = await renderPane(host);
-    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    await showAsk(root);
     await typeInto(fieldByLabel(root, "Ask the agent"), "Revenue by region?");
     await click(buttonByName(root, "Send"));
     await waitFor(() =>
@@ -147,7 +148,7 @@ describe("the agent's answer", () => {
       },
     });
     const root = await renderPane(host);
-    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    await showAsk(root);
     await typeInto(fieldByLabel(root, "Ask the agent"), "First?");
     await click(buttonByName(root, "Send"));
     await waitFor(() => expect(root.textContent).toContain("The agent sent nothing for 60 s"));
@@ -169,7 +170,7 @@ describe("the agent's answer", () => {
       }),
     });
     const root = await renderPane(host);
-    await waitFor(() => fieldByLabel(root, "Ask the agent"));
+    await showAsk(root);
     await typeInto(fieldByLabel(root, "Ask the agent"), "Long?");
     await click(buttonByName(root, "Send"));
     await waitFor(() => expect(root.querySelectorAll('[data-answer-status="done"] p')).toHaveLength(60));
