@@ -3,9 +3,10 @@
  * and "navigation to the frame that first paints N list items", measured in the page itself.
  */
 import type { Browser } from "playwright-core";
-import { demoPreviewConfig, PREVIEW_CONFIG_PATH } from "../src/hosts/preview/config.js";
+import { PREVIEW_CONFIG_PATH } from "../src/hosts/preview/config.js";
 import type { Seed } from "../src/sandbox/seed.js";
 import { startSandbox } from "../src/sandbox/server.js";
+import { demoPreviewConfig } from "../tooling/preview/server.js";
 import { type StaticServer, serveStatic } from "./static-server.js";
 
 export interface ServedPreview {

@@ -12,8 +12,8 @@
 import { createMemorySecretStore, type DirectGateway } from "../src/hosts/direct-gateway.js";
 import { createExcelHost } from "../src/hosts/excel/host.js";
 import type { ActiveContext, WorkbookSnapshot } from "../src/hosts/host.js";
-import { createBridge } from "../src/hosts/sheets/bridge.js";
-import { createSheetsHost } from "../src/hosts/sheets/host.js";
+import { createBridge } from "../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost } from "../src/hosts/sheets/sidebar/host.js";
 import { createExcelMock } from "../test/support/excel-mock.js";
 import { fakeScriptRun } from "../test/support/fake-script-run.js";
 

@@ -11,8 +11,8 @@
  * user who does something every 2 minutes.
  */
 import type { ActiveContext } from "../src/hosts/host.js";
-import { createBridge } from "../src/hosts/sheets/bridge.js";
-import { createSheetsHost, type Timers } from "../src/hosts/sheets/host.js";
+import { createBridge } from "../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost, type Timers } from "../src/hosts/sheets/sidebar/host.js";
 import { fakeScriptRun } from "../test/support/fake-script-run.js";
 
 const HOUR_MS = 3_600_000;

@@ -15,8 +15,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { startPreview } from "../src/hosts/preview/server.js";
 import { THEME_KEY, type Theme } from "../src/hosts/preview/theme.js";
+import { startPreview } from "../tooling/preview/server.js";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const SCREENSHOTS_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));

@@ -2,7 +2,7 @@
  * `npm start`: the local Reporting Platform with its demo data and the preview page beside it, in
  * one process. PORT changes the page's port (PORT=0 takes a free one). Ctrl-C stops both.
  */
-import { DEFAULT_PREVIEW_PORT, startPreview } from "../src/hosts/preview/server.js";
+import { DEFAULT_PREVIEW_PORT, startPreview } from "../tooling/preview/server.js";
 
 const port =
   process.env.PORT === undefined || process.env.PORT === "" ? DEFAULT_PREVIEW_PORT : Number(process.env.PORT);

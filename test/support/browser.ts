@@ -3,8 +3,8 @@
  * playwright-core, headless, with a fresh profile per launch. Plus the preview each test file starts.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { type RunningPreview, startPreview } from "../../src/hosts/preview/server.js";
 import type { Seed } from "../../src/sandbox/seed.js";
+import { type RunningPreview, startPreview } from "../../tooling/preview/server.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
 

@@ -1,5 +1,5 @@
 /** A google.script.run for the sidebar's tests and the bench: answers later, as the real one does. */
-import type { ScriptRun } from "../../src/hosts/sheets/bridge.js";
+import type { ScriptRun } from "../../src/hosts/sheets/sidebar/bridge.js";
 
 export type ScriptHandler = (...args: unknown[]) => unknown;
 

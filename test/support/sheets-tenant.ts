@@ -1,7 +1,7 @@
 /**
  * A scripted tenant for the built Apps Script server (dist/sheets/Code.js): two reports placed in
  * one spreadsheet, the answers UrlFetchApp gets for each request, and a world with every setting
- * saved. Shared by test/hosts/sheets/server*.test.ts.
+ * saved. Shared by test/hosts/sheets/server/main*.test.ts.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -9,7 +9,7 @@ export const PREVIEW_ROOT = fileURLToPath(new URL("../../src/hosts/preview/", im
 
 /**
  * Build settings of the preview target (see vite.config.ts): the page in src/hosts/preview/ with
- * React. `npm start` serves it through `startPreview` (src/hosts/preview/server.ts), which adds the sandbox's address.
+ * React. `npm start` serves it through `startPreview` (server.ts beside this file), which adds the sandbox's address.
  *
  * Under vitest the root stays the project's: vite.config.ts falls back to this target for every
  * mode, and a root there would hide the test files from vitest.

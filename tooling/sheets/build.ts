@@ -7,10 +7,10 @@
  * - `SidebarChunk_*.html`: the lazily loaded parts (agent chat, markdown, settings, menus, toasts),
  *   one Apps Script HTML file per chunk, which the sidebar asks the server for when it first needs
  *   them (`loadSidebarChunks`; see sidebar-chunks.ts beside this file).
- * - `Code.js`: the server (`server.ts`), built by a second, library build once the sidebar is
- *   written: one IIFE that puts the module's exports on one global, followed by a generated
- *   top-level function per export, because Apps Script only calls top-level functions (triggers,
- *   menu items, google.script.run). It knows the chunk files' names (`__SIDEBAR_CHUNKS__`), and
+ * - `Code.js`: the server (`src/hosts/sheets/server/main.ts`), built by a second, library build once
+ *   the sidebar (`src/hosts/sheets/sidebar/`) is written: one IIFE that puts the module's exports on
+ *   one global, followed by a generated top-level function per export, because Apps Script only
+ *   calls top-level functions (triggers, menu items, google.script.run). It knows the chunk files' names (`__SIDEBAR_CHUNKS__`), and
  *   serves no other file.
  * - `appsscript.json`: the manifest, copied from the repository root.
  */
@@ -23,8 +23,10 @@ import { griffelBuildTimeStyles } from "../griffel.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-/** The sidebar's page and the Apps Script server (the runtime this target builds). */
-const here = `${repoRoot}src/hosts/sheets/`;
+/** The sidebar's page (a browser page in HtmlService's iframe): its folder holds sidebar.html. */
+const sidebarRoot = `${repoRoot}src/hosts/sheets/sidebar/`;
+/** The Apps Script server's entry: its exports are the script's global functions. */
+const serverEntry = `${repoRoot}src/hosts/sheets/server/main.ts`;
 export const SHEETS_OUT_DIR = `${repoRoot}dist/sheets`;
 
 /** The global that holds the server module's exports in Code.js. */
@@ -40,11 +42,11 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function appsScriptGlobalsFooter(exportNames: readonly string[], globalName = SERVER_GLOBAL): string {
   const lines = [
     "",
-    "// Generated: the top-level functions Apps Script calls (one per export of server.ts).",
+    "// Generated: the top-level functions Apps Script calls (one per export of server/main.ts).",
   ];
   for (const name of exportNames) {
     if (!IDENTIFIER.test(name) || name === "default") {
-      throw new Error(`server.ts exports "${name}", which cannot be an Apps Script function name.`);
+      throw new Error(`server/main.ts exports "${name}", which cannot be an Apps Script function name.`);
     }
     lines.push(`function ${name}() { return ${globalName}.${name}.apply(this, arguments); }`);
   }
@@ -72,7 +74,7 @@ export function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
 }
 
 /**
- * Builds `Code.js` from `server.ts` and copies the manifest: the Apps Script half of dist/sheets.
+ * Builds `Code.js` from `server/main.ts` and copies the manifest: the Apps Script half of dist/sheets.
  * Built after the sidebar: the names of its chunk files are compiled in.
  */
 export async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
@@ -93,7 +95,7 @@ export async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> 
       sourcemap: false,
       copyPublicDir: false,
       lib: {
-        entry: `${here}server.ts`,
+        entry: serverEntry,
         formats: ["iife"],
         name: SERVER_GLOBAL,
         fileName: () => "Code.js",
@@ -122,7 +124,7 @@ function appsScriptServer(): Plugin {
 /** Build settings of the sheets target (see vite.config.ts): the sidebar, then the server. */
 export function sheetsBuild(): UserConfig {
   return {
-    root: here,
+    root: sidebarRoot,
     base: "./",
     publicDir: false,
     plugins: [react(), griffelBuildTimeStyles(), fluentTokens(), sidebarChunks(), appsScriptServer()],
@@ -132,7 +134,7 @@ export function sheetsBuild(): UserConfig {
       // The lazy chunks are fetched by the registry, not by <link rel="modulepreload">.
       modulePreload: false,
       rolldownOptions: {
-        input: `${here}sidebar.html`,
+        input: `${sidebarRoot}sidebar.html`,
         // CommonJS chunks: each one becomes a factory of the sidebar's module registry.
         output: { format: "cjs" },
         // Nothing reads import.meta in the sidebar (Vite's import helper names it; CommonJS has none).

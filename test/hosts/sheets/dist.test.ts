@@ -104,7 +104,7 @@ describe("dist/sheets", () => {
     }
   });
 
-  it("Code.js ends with one generated top-level function per export of server.ts", () => {
+  it("Code.js ends with one generated top-level function per export of server/main.ts", () => {
     const code = readFileSync(join(DIST, "Code.js"), "utf8");
     const footer = code.slice(code.lastIndexOf("// Generated:"));
     const names = [...footer.matchAll(/^function (\w+)\(\)/gm)].map((m) => m[1]);

@@ -13,7 +13,7 @@
  *   conversation id of a new conversation is only known once its answer arrives: the running
  *   execution checks that flag before every attempt and discards a late answer.
  *
- * No Apps Script names here: the clock, the wait and the flag are passed in (server.ts wires them).
+ * No Apps Script names here: the clock, the wait and the flag are passed in (main.ts wires them).
  */
 import type { SyncAgentChat } from "../../../core/chat-client.js";
 import { type AgentAnswer, type AskRequest, isTransientChatFailure } from "../../../core/chat-request.js";

@@ -5,7 +5,7 @@
  * with the error's JSON form, which the sidebar bridge revives as a PlatformError. The failure
  * handler is left for what Apps Script itself refuses (authorization, time limits).
  *
- * No Apps Script names here: the sidebar imports these types.
+ * No Apps Script names here: the sidebar (../sidebar/bridge.ts) imports the Envelope type.
  */
 import {
   isPlatformError,

@@ -4,11 +4,11 @@
  * from the first question and picked up again after a time-out by its messageId.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PlatformError } from "../../../src/core/errors.js";
-import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createBridge } from "../../../src/hosts/sheets/bridge.js";
-import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { fakeScriptRun } from "../../support/fake-script-run.js";
+import { PlatformError } from "../../../../src/core/errors.js";
+import type { ActiveContext } from "../../../../src/hosts/host.js";
+import { createBridge } from "../../../../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost } from "../../../../src/hosts/sheets/sidebar/host.js";
+import { fakeScriptRun } from "../../../support/fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",

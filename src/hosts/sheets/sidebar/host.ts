@@ -1,7 +1,7 @@
 /**
  * The Google Sheets host, as the sidebar sees it. The sidebar cannot read the sheet or call the
  * service itself: every method is one `google.script.run` call to the Apps Script server (see
- * server.ts), which holds the API key. One call per user action: a refresh is `refreshPane`
+ * ../server/main.ts), which holds the API key. One call per user action: a refresh is `refreshPane`
  * (context, sheets and reports together), a disconnect is `disconnectPlacement`.
  *
  * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`,
@@ -15,11 +15,11 @@
  * removed, a report disconnected from the add-on menu), `onWorkbookChanged` listeners are told, and
  * the pane reloads. Still one server call per poll.
  */
-import type { AgentAnswer } from "../../core/chat-request.js";
-import { isPlatformError, PlatformError } from "../../core/errors.js";
-import { newMessageId as coreMessageId } from "../../core/message-id.js";
-import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../host.js";
-import { createListenerGroup, globalTimers, type Timers } from "../listeners.js";
+import type { AgentAnswer } from "../../../core/chat-request.js";
+import { isPlatformError, PlatformError } from "../../../core/errors.js";
+import { newMessageId as coreMessageId } from "../../../core/message-id.js";
+import type { ActiveContext, PlatformGateway, SpreadsheetHost } from "../../host.js";
+import { createListenerGroup, globalTimers, type Timers } from "../../listeners.js";
 import { callServer, type ServerCall } from "./bridge.js";
 
 export type { Timers };

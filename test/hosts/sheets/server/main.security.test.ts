@@ -15,7 +15,7 @@ import {
   type FetchedRequest,
   loadAppsScript,
   type World,
-} from "../../support/apps-script.js";
+} from "../../../support/apps-script.js";
 
 const SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789secure";
 const TENANT = "https://acme.reporting.example";

@@ -1,5 +1,5 @@
 /** The Google Sheets sidebar: the task pane over the Apps Script server (see host.ts). */
-import { mountTaskPane } from "../../../taskpane/mount.js";
+import { mountTaskPane } from "../../../../taskpane/mount.js";
 import { callServer } from "./bridge.js";
 import { createSheetsHost } from "./host.js";
 

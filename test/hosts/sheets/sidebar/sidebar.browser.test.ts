@@ -8,11 +8,17 @@
 import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
-import { OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { callOk, cloneAcrossScriptRun, DIST, loadAppsScript, type World } from "../../support/apps-script.js";
-import { forwardTo } from "../../support/apps-script-forward.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../../src/sandbox/demo.js";
+import { OTHER_WORKBOOK } from "../../../../src/sandbox/demo-workbook.js";
+import {
+  callOk,
+  cloneAcrossScriptRun,
+  DIST,
+  loadAppsScript,
+  type World,
+} from "../../../support/apps-script.js";
+import { forwardTo } from "../../../support/apps-script-forward.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../../support/spawn-sandbox.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
 

@@ -1,7 +1,7 @@
 /**
  * The sidebar's typed promise wrapper over `google.script.run`.
  *
- * The server functions' names, arguments and results are the exports of `server.ts`, read at
+ * The server functions' names, arguments and results are the exports of `../server/main.ts`, read at
  * compile time from its types (a type-only import: no server code enters the sidebar bundle). A
  * misspelt name or a wrong argument fails `tsc`, not the user's click.
  *
@@ -9,9 +9,9 @@
  * carries. What Apps Script itself refuses (authorization lapsed, the 6-minute limit, a script
  * error) reaches the failure handler and rejects with a "server" PlatformError saying so.
  */
-import { PlatformError, type SerializedPlatformError } from "../../core/errors.js";
-import type { Envelope } from "./server/envelope.js";
-import type * as Server from "./server.js";
+import { PlatformError, type SerializedPlatformError } from "../../../core/errors.js";
+import type { Envelope } from "../server/envelope.js";
+import type * as Server from "../server/main.js";
 
 type ServerModule = typeof Server;
 

@@ -3,9 +3,9 @@
  * Apps Script's own refusals as "server" errors, names and arguments checked at compile time.
  */
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "../../../src/core/errors.js";
-import { createBridge, type ServerCall } from "../../../src/hosts/sheets/bridge.js";
-import { fakeScriptRun } from "../../support/fake-script-run.js";
+import { PlatformError } from "../../../../src/core/errors.js";
+import { createBridge, type ServerCall } from "../../../../src/hosts/sheets/sidebar/bridge.js";
+import { fakeScriptRun } from "../../../support/fake-script-run.js";
 
 const ok = (value: unknown) => ({ ok: true, value });
 

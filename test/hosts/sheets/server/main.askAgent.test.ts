@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { callError, callOk, type FetchAnswer } from "../../support/apps-script.js";
-import { AGENT_KEY, CHAT_URL, configured, json, requireBuiltCodeJs } from "../../support/sheets-tenant.js";
+import { callError, callOk, type FetchAnswer } from "../../../support/apps-script.js";
+import { AGENT_KEY, CHAT_URL, configured, json, requireBuiltCodeJs } from "../../../support/sheets-tenant.js";
 
 beforeAll(requireBuiltCodeJs);
 

@@ -1,7 +1,7 @@
 /**
  * The add-on menu's "Disconnect report here" on a tab renamed since the report was placed: the
  * toast names the sheet as it is called now (the same sheet id), never the name the service stored.
- * Drives the built dist/sheets/Code.js, as server.test.ts does.
+ * Drives the built dist/sheets/Code.js, as main.test.ts does.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import {
   type FetchAnswer,
   type FetchedRequest,
   loadAppsScript,
-} from "../../support/apps-script.js";
+} from "../../../support/apps-script.js";
 
 const SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789renamed";
 const TENANT = "https://acme.reporting.example";

@@ -4,7 +4,7 @@
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningPreview, startPreview } from "../../../src/hosts/preview/server.js";
+import { type RunningPreview, startPreview } from "../../../tooling/preview/server.js";
 
 let preview: RunningPreview;
 beforeAll(async () => {

@@ -5,9 +5,9 @@
  * can be predicted from a few earlier values, so an id drawn from it is guessable.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createBridge } from "../../../src/hosts/sheets/bridge.js";
-import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { fakeScriptRun } from "../../support/fake-script-run.js";
+import { createBridge } from "../../../../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost } from "../../../../src/hosts/sheets/sidebar/host.js";
+import { fakeScriptRun } from "../../../support/fake-script-run.js";
 
 const doc = {
   visibilityState: "visible",

@@ -3,11 +3,11 @@
  * the sidebar's poll sees after the add-on menu's disconnect or a new sheet.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createBridge } from "../../../src/hosts/sheets/bridge.js";
-import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { callOk, type FetchedRequest, loadAppsScript, type World } from "../../support/apps-script.js";
-import { fakeScriptRun, type ScriptHandler as Handler } from "../../support/fake-script-run.js";
+import type { ActiveContext } from "../../../../src/hosts/host.js";
+import { createBridge } from "../../../../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost } from "../../../../src/hosts/sheets/sidebar/host.js";
+import { callOk, type FetchedRequest, loadAppsScript, type World } from "../../../support/apps-script.js";
+import { fakeScriptRun, type ScriptHandler as Handler } from "../../../support/fake-script-run.js";
 
 const _context: ActiveContext = {
   workbookId: "sheet-1",

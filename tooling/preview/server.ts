@@ -1,15 +1,48 @@
 /**
  * One process for the whole preview: the local Reporting Platform with the demo data, and Vite's
- * dev server for the page. `npm start` (scripts/start.ts) and the browser tests both start it here,
- * so the tests run exactly what a newcomer runs.
+ * dev server for the page (src/hosts/preview/). `npm start` (scripts/start.ts) and the browser tests
+ * both start it here, so the tests run exactly what a newcomer runs. Node-side tooling, apart from
+ * the page it serves: the page learns only its PreviewConfig, from PREVIEW_CONFIG_PATH.
  */
 import type { AddressInfo } from "node:net";
 import { createServer, type Plugin } from "vite";
-import { PREVIEW_ROOT, previewBuild } from "../../../tooling/preview/build.js";
-import { demoSeed } from "../../sandbox/demo.js";
-import type { Seed } from "../../sandbox/seed.js";
-import { type RunningSandbox, startSandbox } from "../../sandbox/server.js";
-import { demoPreviewConfig, PREVIEW_CONFIG_PATH } from "./config.js";
+import { CHAT_PATH } from "../../src/core/chat-request.js";
+import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "../../src/hosts/preview/config.js";
+import {
+  DEMO_AGENT_KEY,
+  DEMO_AGENTS,
+  DEMO_API_KEY,
+  DEMO_DEPLOYMENTS,
+  DEMO_SCIM_TOKEN,
+  demoSeed,
+} from "../../src/sandbox/demo.js";
+import type { Seed } from "../../src/sandbox/seed.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/server.js";
+import { PREVIEW_ROOT, previewBuild } from "./build.js";
+
+/** The chat URL of a sandbox agent (the account segment is always "sandbox"). */
+function sandboxChatUrl(sandboxUrl: string, agentId: string): string {
+  return `${sandboxUrl}/api/v1/public/sandbox/agents/${encodeURIComponent(agentId)}${CHAT_PATH}`;
+}
+
+/** The demo settings for a sandbox serving the demo seed: connected at once, nothing to type. */
+export function demoPreviewConfig(sandboxUrl: string): PreviewConfig {
+  const deployment = DEMO_DEPLOYMENTS[0];
+  const agent = DEMO_AGENTS.find((a) => a.deploymentId === deployment.id)!;
+  return {
+    sandboxUrl,
+    defaults: {
+      tenantUrl: sandboxUrl,
+      apiKey: DEMO_API_KEY,
+      deploymentId: deployment.id,
+      chatUrl: sandboxChatUrl(sandboxUrl, agent.id),
+      agentApiKey: DEMO_AGENT_KEY,
+      externalId: "ann.lee@example.com",
+      email: "ann.lee@example.com",
+      scimToken: DEMO_SCIM_TOKEN,
+    },
+  };
+}
 
 export interface PreviewOptions {
   /** The page's port: 3000 by default, 0 for a free one. */

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callError, callOk, DIST, loadAppsScript } from "../../support/apps-script.js";
+import { callError, callOk, DIST, loadAppsScript } from "../../../support/apps-script.js";
 import {
   API_KEY,
   configured,
@@ -20,7 +20,7 @@ import {
   SPREADSHEET_ID,
   TENANT,
   tenant,
-} from "../../support/sheets-tenant.js";
+} from "../../../support/sheets-tenant.js";
 
 beforeAll(requireBuiltCodeJs);
 

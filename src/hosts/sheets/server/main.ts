@@ -8,12 +8,12 @@
  * settle, so each one is synchronous: the core's synchronous client over `UrlFetchApp`.
  *
  * The sidebar's functions answer with an `Envelope` ({ok, value} or {ok: false, error}), so a
- * PlatformError reaches the pane with its kind and message intact (see server/envelope.ts).
+ * PlatformError reaches the pane with its kind and message intact (see envelope.ts).
  *
  * The API key and the other secrets stay here, in the user's properties; the sidebar only learns
  * whether each one is set.
  */
-import "./server/web-globals.js";
+import "./web-globals.js";
 import {
   AskArgumentSchema,
   ChatIdArgumentSchema,
@@ -21,22 +21,22 @@ import {
   DisconnectArgumentsSchema,
   RangeTargetArgumentSchema,
   ScimPageArgumentSchema,
-} from "../../core/arguments.js";
-import { createSyncAgentChat } from "../../core/chat-client.js";
-import { type AgentAnswer, newMessageId, type RandomBytes } from "../../core/chat-request.js";
-import { createSyncPlatformClient, type SyncPlatformClient } from "../../core/client.js";
-import { toDirectoryUserPage } from "../../core/directory.js";
+} from "../../../core/arguments.js";
+import { createSyncAgentChat } from "../../../core/chat-client.js";
+import { type AgentAnswer, newMessageId, type RandomBytes } from "../../../core/chat-request.js";
+import { createSyncPlatformClient, type SyncPlatformClient } from "../../../core/client.js";
+import { toDirectoryUserPage } from "../../../core/directory.js";
 import {
   disconnectMayHaveApplied,
   disconnectOutcomeAfterReload,
   disconnectOutcomeMessage,
   planDisconnectAt,
-} from "../../core/disconnect-plan.js";
-import { chatUrlBelongsToTenant } from "../../core/domains.js";
-import { PlatformError } from "../../core/errors.js";
-import { tenantOrigin } from "../../core/http.js";
-import { type PlacedReport, placedReports, type SheetRef } from "../../core/placement-view.js";
-import type { Deployment, DisconnectInput, Report } from "../../core/schema.js";
+} from "../../../core/disconnect-plan.js";
+import { chatUrlBelongsToTenant } from "../../../core/domains.js";
+import { PlatformError } from "../../../core/errors.js";
+import { tenantOrigin } from "../../../core/http.js";
+import { type PlacedReport, placedReports, type SheetRef } from "../../../core/placement-view.js";
+import type { Deployment, DisconnectInput, Report } from "../../../core/schema.js";
 import {
   agentChatSettings,
   chatUrlAllowed,
@@ -48,14 +48,14 @@ import {
   type SettingsPatch,
   type StoredSettings,
   toPublicSettings,
-} from "../../core/settings.js";
-import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../host.js";
-import { askWithinLimits, MESSAGE_ID_PATTERN } from "./server/agent-ask.js";
-import { type Envelope, respond, toPlatformError } from "./server/envelope.js";
-import { noteWorkbookEdited, workbookRevision } from "./server/revision.js";
-import { loadSettings, secretsOf, storeSettings } from "./server/settings-store.js";
-import { listSheets, readActiveContext, selectRangeIn } from "./server/spreadsheet.js";
-import { createUrlFetchTransport, type Destinations } from "./server/url-fetch-transport.js";
+} from "../../../core/settings.js";
+import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../../host.js";
+import { askWithinLimits, MESSAGE_ID_PATTERN } from "./agent-ask.js";
+import { type Envelope, respond, toPlatformError } from "./envelope.js";
+import { noteWorkbookEdited, workbookRevision } from "./revision.js";
+import { loadSettings, secretsOf, storeSettings } from "./settings-store.js";
+import { listSheets, readActiveContext, selectRangeIn } from "./spreadsheet.js";
+import { createUrlFetchTransport, type Destinations } from "./url-fetch-transport.js";
 
 export type { Envelope };
 
@@ -247,7 +247,7 @@ export function listScimUsers(page: { count: number; startIndex: number }): Enve
 
 /**
  * Asks the agent and returns the whole answer: UrlFetchApp gets the body at once, and waits about
- * 60 s per fetch within a 6-minute execution (server/agent-ask.ts). The sidebar sends the request's
+ * 60 s per fetch within a 6-minute execution (agent-ask.ts). The sidebar sends the request's
  * messageId, so that `stopAnswer` can address this run before its conversation id is known.
  */
 export function askAgent(request: AskInput & { messageId?: string }): Envelope<AgentAnswer> {

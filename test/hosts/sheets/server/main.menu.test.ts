@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { callOk, type World } from "../../support/apps-script.js";
+import { callOk, type World } from "../../../support/apps-script.js";
 import {
   API_KEY,
   configured,
@@ -9,7 +9,7 @@ import {
   SPREADSHEET_ID,
   TENANT,
   tenant,
-} from "../../support/sheets-tenant.js";
+} from "../../../support/sheets-tenant.js";
 
 beforeAll(requireBuiltCodeJs);
 

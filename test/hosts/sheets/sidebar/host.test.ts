@@ -3,10 +3,10 @@
  * user action; the selection is polled gently, only while visible and listened to.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createBridge } from "../../../src/hosts/sheets/bridge.js";
-import { createSheetsHost } from "../../../src/hosts/sheets/host.js";
-import { fakeScriptRun } from "../../support/fake-script-run.js";
+import type { ActiveContext } from "../../../../src/hosts/host.js";
+import { createBridge } from "../../../../src/hosts/sheets/sidebar/bridge.js";
+import { createSheetsHost } from "../../../../src/hosts/sheets/sidebar/host.js";
+import { fakeScriptRun } from "../../../support/fake-script-run.js";
 
 const context: ActiveContext = {
   workbookId: "sheet-1",

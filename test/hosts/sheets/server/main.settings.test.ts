@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { callError, callOk, loadAppsScript } from "../../support/apps-script.js";
+import { callError, callOk, loadAppsScript } from "../../../support/apps-script.js";
 import {
   AGENT_KEY,
   API_KEY,
@@ -12,7 +12,7 @@ import {
   SHEETS,
   SPREADSHEET_ID,
   TENANT,
-} from "../../support/sheets-tenant.js";
+} from "../../../support/sheets-tenant.js";
 
 beforeAll(requireBuiltCodeJs);
 
