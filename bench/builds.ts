@@ -32,7 +32,7 @@ export interface Builds {
   ms: number;
 }
 
-export const BARE_REACT_ROOT = fileURLToPath(new URL("./bare-react/", import.meta.url));
+const BARE_REACT_ROOT = fileURLToPath(new URL("./bare-react/", import.meta.url));
 
 let pending: Promise<Builds> | null = null;
 

@@ -69,7 +69,7 @@ const useStyles = makeStyles({
 });
 
 /** "ann@example.com", or the external id, or a hint when neither is set. */
-export function identityLabel(identity: { externalId: string; email: string }): string {
+function identityLabel(identity: { externalId: string; email: string }): string {
   return identity.email.trim() || identity.externalId.trim() || "no identity set";
 }
 

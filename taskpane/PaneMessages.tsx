@@ -18,9 +18,9 @@ export interface PaneMessage {
 /** How long a success or an information stays (errors and warnings stay until dismissed). */
 export const PASSING_MS = 8000;
 /** The most messages shown at once: the oldest goes first. */
-export const MESSAGE_LIMIT = 3;
+const MESSAGE_LIMIT = 3;
 
-export const stays = (notice: Notice) => notice.intent === "error" || notice.intent === "warning";
+const stays = (notice: Notice) => notice.intent === "error" || notice.intent === "warning";
 
 const useStyles = makeStyles({
   region: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },

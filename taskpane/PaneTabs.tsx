@@ -8,7 +8,7 @@ import { type KeyboardEvent, useRef } from "react";
 
 export type PaneView = "reports" | "ask";
 
-export const VIEWS: readonly { id: PaneView; label: string }[] = [
+const VIEWS: readonly { id: PaneView; label: string }[] = [
   { id: "reports", label: "Reports" },
   { id: "ask", label: "Ask" },
 ];

@@ -40,7 +40,7 @@ const VirtualRows = lazy(() => import("./VirtualRows.js"));
 export { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementItem.js";
 
 /** Longer lists than this are virtualised. */
-export const VIRTUAL_ABOVE = 100;
+const VIRTUAL_ABOVE = 100;
 /** Placements a long list shows plainly while the virtualiser loads: more than a pane's height. */
 const FIRST_ROWS = 30;
 

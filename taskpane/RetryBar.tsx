@@ -28,7 +28,7 @@ export function LoadingRows({ count }: { count: number }) {
 }
 
 /** Two sentences as one text: the first ends with one full stop (or its own ! ? …), never two. */
-export function sentences(first: string, second: string): string {
+function sentences(first: string, second: string): string {
   const head = first.trim().replace(/[\s.]+$/, "");
   if (head === "") return second;
   return `${/[!?…]$/.test(head) ? head : `${head}.`} ${second}`;

@@ -6,7 +6,7 @@
 import { type ReactNode, type RefObject, useLayoutEffect, useRef } from "react";
 
 /** Whether focus is nowhere useful: on the body, or on an element no longer in the page. */
-export function focusLost(): boolean {
+function focusLost(): boolean {
   const active = document.activeElement;
   return active == null || active === document.body || !active.isConnected;
 }

@@ -24,7 +24,7 @@ type Later = typeof import("./later.js");
 
 let later: Promise<Later> | null = null;
 /** The chunk of later.ts, loaded once (asked again after a failure). */
-export function loadLater(): Promise<Later> {
+function loadLater(): Promise<Later> {
   if (!later) {
     const loading = import("./later.js");
     later = loading;
@@ -118,7 +118,7 @@ const PREFETCH: (() => Promise<unknown>)[] = [
 let prefetched = false;
 
 /** Imports every chunk the pane may need next, once, when the browser is idle. */
-export function prefetchPaneChunks(): void {
+function prefetchPaneChunks(): void {
   if (prefetched) return;
   prefetched = true;
   const g = globalThis as {

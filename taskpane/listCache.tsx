@@ -20,7 +20,7 @@ import type {
 } from "../src/hosts/host.js";
 
 /** What is kept of a workbook's last list. */
-export interface KeptList {
+interface KeptList {
   sheets: SheetInfo[];
   reports: Report[];
   problems: string[];
@@ -63,7 +63,7 @@ export function keepList(snapshot: WorkbookSnapshot): void {
 }
 
 /** The list last kept for `workbookId`, if any. */
-export function keptList(workbookId: string): KeptList | null {
+function keptList(workbookId: string): KeptList | null {
   if (!workbookId) return null;
   const inMemory = memory.get(workbookId);
   if (inMemory) return inMemory;

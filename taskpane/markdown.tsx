@@ -124,7 +124,7 @@ const BLOCK_CHARS = 4_000;
  * fenced code block, so no paragraph, table, list item or code block is cut in two. Joining the
  * blocks with "\n\n" gives the text back.
  */
-export function splitMarkdownBlocks(text: string, blockChars = BLOCK_CHARS): string[] {
+function splitMarkdownBlocks(text: string, blockChars = BLOCK_CHARS): string[] {
   if (text.length <= SINGLE_BLOCK_CHARS) return [text];
   const blocks: string[] = [];
   let current: string[] = [];
@@ -158,7 +158,7 @@ export function splitMarkdownBlocks(text: string, blockChars = BLOCK_CHARS): str
  * a deferred value, as the chat does, React yields to typing and clicks between them), and while it
  * streams only its last block is parsed again.
  */
-export function SafeMarkdown({ text }: { text: string }) {
+function SafeMarkdown({ text }: { text: string }) {
   const styles = useStyles();
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   return (

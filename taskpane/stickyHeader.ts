@@ -5,7 +5,7 @@
  */
 import { type RefObject, useEffect, useRef } from "react";
 
-export const HEADER_HEIGHT = "--pane-header-height";
+const HEADER_HEIGHT = "--pane-header-height";
 
 /** The top scroll margin for what scrolls under the sticky header: its height and a small gap. */
 export const HEADER_SCROLL_MARGIN = `calc(var(${HEADER_HEIGHT}, 0px) + 8px)`;

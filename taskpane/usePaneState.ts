@@ -29,7 +29,7 @@ import type {
 import { errorMessage } from "./errorMessage.js";
 import { keepList, startFirstLoad } from "./listCache.js";
 
-export type PanePhase =
+type PanePhase =
   /** Reading settings or the workbook for the first time. */
   | "loading"
   /** No tenant URL or API key yet: Settings comes first. */
@@ -43,7 +43,7 @@ export interface Notice {
   message: string;
 }
 
-export type Outcome = import("../src/hosts/host.js").Outcome;
+type Outcome = import("../src/hosts/host.js").Outcome;
 
 /** Whether the pane can list reports: a tenant URL and an API key are set. */
 export function isConnected(settings: PublicSettings | null): boolean {

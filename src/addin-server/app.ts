@@ -11,11 +11,11 @@ import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
 
 /** What the pane reads to learn which tenants to reach through the relay (`./config.json`). */
-export interface PaneServerConfig {
+interface PaneServerConfig {
   relay: { tenants: string[] };
 }
 
-export const PANE_CONFIG_PATH = "/config.json";
+const PANE_CONFIG_PATH = "/config.json";
 
 export interface AddinAppOptions {
   /** The built pane: dist/excel. */

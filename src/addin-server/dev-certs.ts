@@ -20,7 +20,7 @@ export interface DevCertificate {
 }
 
 /** The files of office-addin-dev-certs in `dir` (its own default folder unless given). */
-export function devCertificatePaths(dir: string = join(homedir(), ".office-addin-dev-certs")) {
+function devCertificatePaths(dir: string = join(homedir(), ".office-addin-dev-certs")) {
   return { ca: join(dir, "ca.crt"), cert: join(dir, "localhost.crt"), key: join(dir, "localhost.key") };
 }
 

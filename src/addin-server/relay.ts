@@ -13,13 +13,13 @@ import type { TenantList } from "./tenants.js";
 export const RELAY_PREFIX = "/relay/";
 
 /** Set on the relay's own refusals, so the pane can tell them from the tenant's answers. */
-export const RELAY_ERROR_HEADER = "X-Relay-Error";
+const RELAY_ERROR_HEADER = "X-Relay-Error";
 
 /**
  * A tenant's redirect target, passed on under a name no browser follows (the pane's error names it,
  * see core/errors.ts), resolved against the tenant's address.
  */
-export const RELAY_LOCATION_HEADER = "X-Relay-Location";
+const RELAY_LOCATION_HEADER = "X-Relay-Location";
 
 /** Request headers forwarded to the tenant; every other one stays here. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
@@ -50,7 +50,7 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 const RELAYED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
 /** Bodies above this are refused (413): the service's own limit is 1 MB. */
-export const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
+const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface RelayOptions {
   tenants: TenantList;

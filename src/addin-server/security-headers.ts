@@ -24,7 +24,7 @@ export const OFFICE_FRAME_ANCESTORS = [
 ];
 
 /** Microsoft's CDN for Office.js: the one script the pane loads from elsewhere. */
-export const OFFICE_JS_ORIGIN = "https://appsforoffice.microsoft.com";
+const OFFICE_JS_ORIGIN = "https://appsforoffice.microsoft.com";
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -47,7 +47,7 @@ export const CONTENT_SECURITY_POLICY = [
  * access to the add-in's storage, where the keys are) and no scripts; it is never framed. The
  * pane's fetch calls are not affected (a policy applies to documents, not to fetched data).
  */
-export const RELAY_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
+const RELAY_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /**
  * The security headers of one answer; HSTS only when the server itself speaks HTTPS. A relayed

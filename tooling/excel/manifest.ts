@@ -3,7 +3,7 @@
  * {{BASE_URL}}, so the production address comes from one place (env ADDIN_BASE_URL at build time).
  */
 
-export const DEFAULT_BASE_URL = "https://localhost:3000";
+const DEFAULT_BASE_URL = "https://localhost:3000";
 
 /** The base URL the build uses: ADDIN_BASE_URL, or https://localhost:3000 for development. */
 export function addinBaseUrl(env: Record<string, string | undefined> = process.env): string {

@@ -30,7 +30,7 @@ const serverEntry = `${repoRoot}src/hosts/sheets/server/main.ts`;
 export const SHEETS_OUT_DIR = `${repoRoot}dist/sheets`;
 
 /** The global that holds the server module's exports in Code.js. */
-export const SERVER_GLOBAL = "ReportingPlatformAddon";
+const SERVER_GLOBAL = "ReportingPlatformAddon";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -65,7 +65,7 @@ function appsScriptGlobals(): Plugin {
 }
 
 /** The sidebar's chunk files in a built folder (Apps Script names, without ".html"), sorted. */
-export function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
+function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
   if (!existsSync(outDir)) return [];
   return readdirSync(outDir)
     .filter((f) => f.startsWith(CHUNK_FILE_PREFIX) && f.endsWith(".html"))
@@ -77,7 +77,7 @@ export function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
  * Builds `Code.js` from `server/main.ts` and copies the manifest: the Apps Script half of dist/sheets.
  * Built after the sidebar: the names of its chunk files are compiled in.
  */
-export async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
+async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
   await build({
     configFile: false,
     root: repoRoot,

@@ -20,7 +20,7 @@ export const CHUNK_GLOBAL = "__sidebarChunks";
 export const CHUNK_FILE_PREFIX = "SidebarChunk_";
 
 /** The Apps Script name of a built chunk: "assets/fade-atom-DN9Zw7ha.js" -> "SidebarChunk_fade_atom_DN9Zw7ha". */
-export function chunkFileName(fileName: string): string {
+function chunkFileName(fileName: string): string {
   const base = fileName.slice(fileName.lastIndexOf("/") + 1).replace(/\.js$/, "");
   return `${CHUNK_FILE_PREFIX}${base.replace(/[^A-Za-z0-9]/g, "_")}`;
 }
@@ -30,7 +30,7 @@ export function chunkFileName(fileName: string): string {
  * of the lazy chunks it imports statically (transitively): what one `load` must bring. The sidebar
  * sets `fetch` (names -> their code, in order) to a call of the server's loadSidebarChunks.
  */
-export function chunkRuntime(lazy: Record<string, string[]>): string {
+function chunkRuntime(lazy: Record<string, string[]>): string {
   return `(function(){var lazy=${JSON.stringify(lazy)},factories={},modules={},pending={};
 function inject(code){var s=document.createElement("script");s.textContent=code;document.head.appendChild(s);s.remove();}
 var rt=window.${CHUNK_GLOBAL}={fetch:null,
@@ -48,17 +48,17 @@ return Promise.all(want.map(function(n){return pending[n];})).then(function(){re
 }
 
 /** One chunk as a factory for the registry. */
-export function defineChunk(id: string, code: string): string {
+function defineChunk(id: string, code: string): string {
   return `${CHUNK_GLOBAL}.define(${JSON.stringify(id)},function(require,exports,module){"use strict";\n${code}\n});`;
 }
 
 /** Code placed inside a <script> element (inline, or a chunk file): no `</script>` or `<!--` ends it early. */
-export function scriptSafe(code: string): string {
+function scriptSafe(code: string): string {
   return code.replace(/<(\/script|!--)/gi, "\\x3C$1");
 }
 
 /** What a chunk file holds: its define call in a <script> element, as Apps Script HTML files usually hold code. */
-export function chunkFileContent(id: string, code: string): string {
+function chunkFileContent(id: string, code: string): string {
   return `<script>\n${scriptSafe(defineChunk(id, code))}\n</script>\n`;
 }
 
@@ -79,7 +79,7 @@ const STATIC_REQUIRE = /\brequire\((["'`])\.\/([^"'`]+)\1\)/g;
  * `require(id)`. Throws when the chunk loads a file in any other way, or a dynamic import was not
  * found in the expected form: the build fails rather than the sidebar.
  */
-export function rewriteChunk(chunk: BuiltChunk, idOf: (fileName: string) => string): string {
+function rewriteChunk(chunk: BuiltChunk, idOf: (fileName: string) => string): string {
   const dir = chunk.fileName.includes("/")
     ? chunk.fileName.slice(0, chunk.fileName.lastIndexOf("/") + 1)
     : "";
@@ -109,14 +109,14 @@ export function rewriteChunk(chunk: BuiltChunk, idOf: (fileName: string) => stri
 }
 
 /** The result of splitting: what Sidebar.html inlines and the lazy chunk files. */
-export interface SplitSidebar {
+interface SplitSidebar {
   /** The inline script: the registry, the first screen's chunks, and the entry's start. */
   inlineScript: string;
   /** Apps Script file name (no extension) -> the file's content. */
   files: Map<string, string>;
 }
 
-export function splitSidebar(chunks: readonly BuiltChunk[]): SplitSidebar {
+function splitSidebar(chunks: readonly BuiltChunk[]): SplitSidebar {
   const entry = chunks.filter((c) => c.isEntry);
   if (entry.length !== 1) throw new Error(`The sidebar build has ${entry.length} entry chunks, not one.`);
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));

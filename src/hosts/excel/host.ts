@@ -28,7 +28,7 @@ import { officeTheme } from "./theme.js";
 export const WORKBOOK_ID_PROPERTY = "ReportingPlatformWorkbookId";
 
 /** Selection events closer together than this are one selection change (one read). */
-export const SELECTION_SETTLE_MS = 80;
+const SELECTION_SETTLE_MS = 80;
 
 export interface ExcelHostDeps {
   Excel?: ExcelApi;
@@ -51,7 +51,7 @@ export interface ExcelHostDeps {
 }
 
 /** How the right-click command reaches the pane. */
-export interface CommandChannel {
+interface CommandChannel {
   hasListeners(): boolean;
   /** Resolves true as soon as the pane listens, false after `timeoutMs` without one. */
   waitForListener(timeoutMs: number): Promise<boolean>;

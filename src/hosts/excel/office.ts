@@ -15,7 +15,7 @@ export interface OfficeRuntimeStorage {
   removeItem(key: string): Promise<void>;
 }
 
-export interface OfficeAsyncResult {
+interface OfficeAsyncResult {
   status: string;
   error?: { message?: string } | null;
 }

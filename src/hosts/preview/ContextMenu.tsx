@@ -11,7 +11,7 @@ import {
   useState,
 } from "react";
 
-export interface MenuItem {
+interface MenuItem {
   label: string;
   onSelect: () => void;
 }

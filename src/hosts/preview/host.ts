@@ -15,13 +15,13 @@ import { createListeners, settler } from "../listeners.js";
 import type { PreviewWorkbook } from "./workbook.js";
 
 /** What the preview needs of the gateway beyond `PlatformGateway`: this workbook's reports. */
-export interface WorkbookReportsSource {
+interface WorkbookReportsSource {
   listWorkbookReports(workbookId: string): Promise<{ reports: Report[]; problems: string[] }>;
 }
 
 export type PreviewGateway = PlatformGateway & WorkbookReportsSource;
 
-export type CommandOutcome = import("../host.js").Outcome;
+type CommandOutcome = import("../host.js").Outcome;
 
 export interface PreviewHost extends SpreadsheetHost {
   /**

@@ -7,8 +7,8 @@
 export const QUERY_OPTIONS = ["width"] as const;
 
 /** The narrowest and widest pane `?width=` accepts (Google Sheets' sidebar is 300, Excel's pane 350). */
-export const PANE_WIDTH_MIN = 260;
-export const PANE_WIDTH_MAX = 800;
+const PANE_WIDTH_MIN = 260;
+const PANE_WIDTH_MAX = 800;
 
 /** The pane width asked for by `?width=N`, or null (absent, not a whole number, or out of range). */
 export function paneWidthFrom(search: string): number | null {

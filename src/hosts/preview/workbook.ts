@@ -20,7 +20,7 @@ import type { Report, ReportPlacement } from "../../core/schema.js";
 import type { RangeTarget } from "../host.js";
 
 /** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
-export const GRID_COLUMNS = 14;
+const GRID_COLUMNS = 14;
 export const GRID_ROWS = 40;
 
 export interface PreviewSheet {
@@ -100,7 +100,7 @@ function clamp(cell: CellRef): CellRef {
 const FORBIDDEN_IN_SHEET_NAME = /[:\\/?*[\]]/;
 
 /** Excel's rules for a sheet name; returns what is wrong, or null. */
-export function sheetNameProblem(name: string, others: readonly PreviewSheet[]): string | null {
+function sheetNameProblem(name: string, others: readonly PreviewSheet[]): string | null {
   if (name.trim() === "") return "A sheet name cannot be blank.";
   if (name.length > 31) return "A sheet name can have at most 31 characters.";
   if (FORBIDDEN_IN_SHEET_NAME.test(name)) return "A sheet name cannot contain : \\ / ? * [ or ].";
@@ -121,7 +121,7 @@ function newSheetId(): string {
  * Which sheet of the workbook a placement is drawn on: the sheet whose id it stores; otherwise (no
  * id stored, or an id this workbook no longer has) the sheet with the name it stores.
  */
-export function sheetOfPlacement(
+function sheetOfPlacement(
   placement: ReportPlacement,
   sheets: readonly PreviewSheet[],
 ): { sheet: PreviewSheet; staleSheetId: boolean } | null {
@@ -183,7 +183,7 @@ function pseudoNumber(seed: string): number {
 }
 
 /** The values the demo reports wrote into their ranges: a header row, a label column, numbers. */
-export function valuesWrittenBy(
+function valuesWrittenBy(
   reports: readonly Report[],
   workbookId: string,
   sheets: readonly PreviewSheet[],

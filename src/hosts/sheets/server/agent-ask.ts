@@ -20,7 +20,7 @@ import { type AgentAnswer, type AskRequest, isTransientChatFailure } from "../..
 import { PlatformError } from "../../../core/errors.js";
 
 /** Apps Script ends an execution after 6 minutes. */
-export const EXECUTION_LIMIT_MS = 6 * 60_000;
+const EXECUTION_LIMIT_MS = 6 * 60_000;
 /** UrlFetchApp gives up on a fetch after about 60 seconds. */
 const FETCH_LIMIT_MS = 60_000;
 /** Kept free at the end of the execution: the answer still has to travel back to the sidebar. */
@@ -48,7 +48,7 @@ export interface AskWithinLimitsOptions {
   stopRequested: () => boolean;
 }
 
-export function stoppedByUser(): PlatformError {
+function stoppedByUser(): PlatformError {
   return new PlatformError("aborted", "You stopped the answer. Ask again when you are ready.");
 }
 

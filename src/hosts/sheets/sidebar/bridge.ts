@@ -16,12 +16,12 @@ import type * as Server from "../server/main.js";
 type ServerModule = typeof Server;
 
 /** The functions the sidebar may call: the server exports that answer with an Envelope. */
-export type SidebarFunctionName = {
+type SidebarFunctionName = {
   [K in keyof ServerModule]: ServerModule[K] extends (...args: never[]) => Envelope<unknown> ? K : never;
 }[keyof ServerModule];
 
-export type ServerArgs<K extends SidebarFunctionName> = Parameters<ServerModule[K]>;
-export type ServerResult<K extends SidebarFunctionName> =
+type ServerArgs<K extends SidebarFunctionName> = Parameters<ServerModule[K]>;
+type ServerResult<K extends SidebarFunctionName> =
   ReturnType<ServerModule[K]> extends Envelope<infer T> ? T : never;
 
 /** Calls one server function; resolves to its value, rejects with a PlatformError. */
