@@ -5,8 +5,8 @@
  * then shows.
  */
 import { expect, it, vi } from "vitest";
-import type { ReportPlacement } from "../../src/core/schema.js";
-import { ctx, FakeHost, report, SHEETS, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
+import { waitFor } from "../support/fakeHost.js";
+import { manyPlacements } from "../support/many-placements.js";
 import { renderPane } from "../support/pane.js";
 
 const chunk = vi.hoisted(() => {
@@ -20,26 +20,6 @@ vi.mock("../../taskpane/VirtualRows.js", async (importOriginal) => {
   await chunk.held;
   return importOriginal();
 });
-
-function manyPlacements(n: number): FakeHost {
-  const placements: ReportPlacement[] = Array.from({ length: n }, (_, i) => {
-    const sheet = SHEETS[0]!;
-    const row = 3 * i + 2;
-    return {
-      id: `v-${i}`,
-      workbookId: WORKBOOK_ID,
-      sheetId: sheet.id,
-      sheetName: sheet.name,
-      anchorCell: `B${row}`,
-      endResultCell: `E${row + 1}`,
-      resultLocation: `${sheet.name}!B${row}`,
-      syncStatus: "UP_TO_DATE",
-    };
-  });
-  const host = new FakeHost({ context: ctx("Sales", "A1") });
-  host.reports = [report(300, "Long report", placements)];
-  return host;
-}
 
 const rows = () => [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
 const scroller = () => document.querySelector("[data-placement-scroller]");

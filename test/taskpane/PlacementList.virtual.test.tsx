@@ -9,8 +9,8 @@
  */
 import { act } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReportPlacement } from "../../src/core/schema.js";
-import { click, ctx, FakeHost, report, SHEETS, settle, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
+import { click, SHEETS, settle, waitFor } from "../support/fakeHost.js";
+import { manyPlacements } from "../support/many-placements.js";
 import { renderPane } from "../support/pane.js";
 
 const VIEWPORT = 400;
@@ -62,28 +62,6 @@ afterAll(() => {
 function scrollRegion(el: HTMLElement, top: number) {
   Object.defineProperty(el, "scrollTop", { configurable: true, value: top });
   el.dispatchEvent(new Event("scroll"));
-}
-
-/** `n` placements over 20 reports, spread over the three sheets, none overlapping. */
-function manyPlacements(n: number): FakeHost {
-  const perReport: ReportPlacement[][] = Array.from({ length: 20 }, () => []);
-  for (let i = 0; i < n; i++) {
-    const sheet = SHEETS[i % SHEETS.length]!;
-    const row = 3 * Math.floor(i / SHEETS.length) + 2;
-    perReport[i % 20]!.push({
-      id: `v-${i}`,
-      workbookId: WORKBOOK_ID,
-      sheetId: sheet.id,
-      sheetName: sheet.name,
-      anchorCell: `B${row}`,
-      endResultCell: `E${row + 1}`,
-      resultLocation: `${sheet.name}!B${row}`,
-      syncStatus: "UP_TO_DATE",
-    });
-  }
-  const host = new FakeHost({ context: ctx("Sales", "A1") });
-  host.reports = perReport.map((placements, r) => report(200 + r, `Report ${r + 1}`, placements));
-  return host;
 }
 
 const rows = () => [...document.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
