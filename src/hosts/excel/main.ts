@@ -9,6 +9,7 @@
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
 import type { Transport } from "../../core/transport.js";
+import { loadDirectGatewayCode } from "../direct-gateway.js";
 import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
 import { createExcelHost } from "./host.js";
@@ -41,9 +42,14 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 /**
  * The add-in server says (config.json beside the page) which tenants to reach through its relay:
- * relay-transport.ts, loaded apart; each request waits for it (it is loading from the start).
+ * relay-transport.ts, loaded apart; each request waits for it. Both config.json and the chunk are
+ * asked for when this module runs, before Office is ready, so the first request waits for neither.
  */
 function relayingTransport(): Transport {
+  const pageUrl = window.location.href;
+  const config = fetch(new URL("config.json", pageUrl).href, { headers: { Accept: "application/json" } });
+  // Read (and its failure handled) by loadRelayRoute; not an unhandled rejection meanwhile.
+  config.catch(() => undefined);
   const transport = once(async () => {
     const [{ createRelayingTransport, loadRelayRoute }, { fetchTransport }] = await Promise.all([
       import("./relay-transport.js"),
@@ -51,16 +57,21 @@ function relayingTransport(): Transport {
     ]);
     return createRelayingTransport({
       direct: fetchTransport((input, init) => fetch(input, init)),
-      route: () => loadRelayRoute(window.location.href),
+      route: () => loadRelayRoute(pageUrl, () => config),
     });
   });
   void transport().catch(() => undefined);
   return async (request) => (await transport())(request);
 }
 
+// What the first list waits for, started now rather than once Office is ready: the service's
+// transport with the add-in server's config, and the gateway's code (settings rules, client).
+const transport = relayingTransport();
+void loadDirectGatewayCode().catch(() => undefined);
+
 Office.onReady(() => {
   const root = document.getElementById("root")!;
-  const host = createExcelHost({ transport: relayingTransport() });
+  const host = createExcelHost({ transport });
   const showTaskpane = () => Office.addin.showAsTaskpane();
 
   // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
