@@ -19,21 +19,25 @@ import { OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 const ASSETS = join(DIST, "assets");
-const TENANT = "https://tenant.invalid";
+/** Nothing answers there (the discard port): nothing leaves the machine. */
+const TENANT = "https://127.0.0.1:9";
 
 let launched: LaunchedBrowser;
 let browser: Browser;
 let server: RunningAddinServer;
+/** Relays to TENANT. */
+let relaying: RunningAddinServer;
 
 beforeAll(async () => {
   server = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([]) });
+  relaying = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([TENANT]) });
   launched = await launchBrowser();
   browser = launched.browser;
 });
 
 afterAll(async () => {
   await launched?.close();
-  await server?.close();
+  await Promise.all([server?.close(), relaying?.close()]);
 });
 
 /** The chunks `file` imports statically, transitively, as built ("assets/x.js"), the entry's own left out. */
@@ -47,6 +51,8 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+const paths = (urls: string[]) => urls.map((u) => new URL(u).pathname);
+
 describe("the Excel pane's first requests", () => {
   it("asks for config.json and every chunk the gateway imports while the gateway's own chunk is still on its way", async () => {
     const impl = readdirSync(ASSETS).find((f) => /^direct-gateway-impl-.+\.js$/.test(f));
@@ -54,43 +60,69 @@ describe("the Excel pane's first requests", () => {
     const needed = [...staticImports(impl!)];
     expect(needed.length).toBeGreaterThan(0);
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const requested: string[] = [];
-    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
-    const standIn = officeStandIn({
-      workbookName: DEMO_WORKBOOK.name,
-      custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
-      sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
-      active: { sheet: "Summary", cell: "B2" },
-      storage: {
-        "reporting-platform/settings": JSON.stringify({
-          tenantUrl: TENANT,
-          apiKey: DEMO_API_KEY,
-          deploymentId: 1,
-        }),
-      },
-    });
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    const origin = new URL(server.url).origin;
-    await page.route("**/*", async (route) => {
-      const target = route.request().url();
-      if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
-      if (target.endsWith(`/assets/${impl}`)) await held;
-      if (target.startsWith(origin)) return route.continue();
-      return route.abort();
-    });
+    const { page, requested, release } = await openHeld(server, impl!);
     try {
-      await page.goto(`${server.url}/taskpane.html`, { waitUntil: "commit" });
       const wanted = ["/config.json", ...needed.map((n) => `/assets/${n}`)];
-      await expect.poll(() => wanted.filter((w) => !requested.includes(w)), { timeout: 10_000 }).toEqual([]);
-      expect(requested).toContain(`/assets/${impl}`);
+      await expect
+        .poll(() => wanted.filter((w) => !paths(requested).includes(w)), { timeout: 10_000 })
+        .toEqual([]);
+      expect(paths(requested)).toContain(`/assets/${impl}`);
+      // The tenant's connection is opened meanwhile (a hint; nothing is sent to it yet).
+      await page.locator(`link[rel="preconnect"][href="${TENANT}"]`).waitFor({ state: "attached" });
+      expect(requested.filter((r) => r.startsWith(TENANT))).toEqual([]);
     } finally {
       release();
-      await context.close();
+      await page.context().close();
+    }
+  });
+
+  it("opens no connection to a tenant the add-in server relays", async () => {
+    const impl = readdirSync(ASSETS).find((f) => /^direct-gateway-impl-.+\.js$/.test(f))!;
+    const { page, requested, release } = await openHeld(relaying, impl);
+    try {
+      await expect.poll(() => paths(requested).includes("/config.json")).toBe(true);
+      // Once the pane has its settings and the relay's list, the list request goes through the relay.
+      release();
+      await expect.poll(() => paths(requested).some((r) => r.startsWith("/relay/127.0.0.1:9/"))).toBe(true);
+      expect(await page.locator('link[rel="preconnect"]').count()).toBe(0);
+    } finally {
+      release();
+      await page.context().close();
     }
   });
 });
+
+/** The pane's page with settings for TENANT stored, the gateway's chunk `impl` held until `release`. */
+async function openHeld(on: RunningAddinServer, impl: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requested: string[] = [];
+  page.on("request", (r) => requested.push(r.url()));
+  const standIn = officeStandIn({
+    workbookName: DEMO_WORKBOOK.name,
+    custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
+    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
+    active: { sheet: "Summary", cell: "B2" },
+    storage: {
+      "reporting-platform/settings": JSON.stringify({
+        tenantUrl: TENANT,
+        apiKey: DEMO_API_KEY,
+        deploymentId: 1,
+      }),
+    },
+  });
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const origin = new URL(on.url).origin;
+  await page.route("**/*", async (route) => {
+    const target = route.request().url();
+    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
+    if (target.endsWith(`/assets/${impl}`)) await held;
+    if (target.startsWith(origin)) return route.continue();
+    return route.abort();
+  });
+  await page.goto(`${on.url}/taskpane.html`, { waitUntil: "commit" });
+  return { page, requested, release };
+}
