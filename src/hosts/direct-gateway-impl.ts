@@ -75,8 +75,7 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
   // The defaults (the preview's sandbox), used while nothing is stored, in two parts: the
   // management part (tenant, key, deployment, identity) is merged at once, so that listing reports
   // never waits for the chat URL check; the chat part (chat URL, agent key) is merged over it with
-  // the check, which starts loading now and is awaited only by what needs the chat part: the chat
-  // and saving Settings.
+  // the check, loaded when first needed: by the chat and by saving Settings, not by the first list.
   const { defaults } = options;
   const parts = defaults ? splitPatch(defaults) : null;
   let managementDefaults: StoredSettings | null = null;
@@ -95,7 +94,6 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     }
     return fromDefaults;
   };
-  if (parts) void loadChatUrlCheck().catch(() => undefined);
 
   /** Everything stored (or the defaults, chat part checked): for the chat and for saving. */
   async function load(): Promise<StoredSettings> {
