@@ -31,11 +31,11 @@ type Implementation = typeof import("./direct-gateway-impl.js");
 let implementation: Promise<Implementation> | null = null;
 
 /**
- * The gateway's code, loaded once (asked for again after a failure). The modules its chunk imports
- * (the core client; the settings rules; the schemas and messages; zod; the transport), in chunks
- * that the pane's other lazy chunks share (the build splits them as they are shared), are asked for beside it rather
- * than one level after another as each chunk arrives. A page may call this before it creates its host (Excel's main.ts, before Office
- * is ready) so that the code is there by the first call.
+ * The gateway's code, loaded once (asked for again after a failure). Its chunk imports the core
+ * client and the settings rules from chunks of their own (the pane's other lazy chunks share them):
+ * they are asked for beside it rather than once it has arrived. A page may call this before it
+ * creates its host (Excel's main.ts, before Office is ready) so that the code is there by the first
+ * call; a page whose build splits the gateway's imports further warms those chunks itself.
  */
 export function loadDirectGatewayCode(): Promise<Implementation> {
   if (!implementation) {
@@ -43,10 +43,6 @@ export function loadDirectGatewayCode(): Promise<Implementation> {
       import("./direct-gateway-impl.js"),
       import("../core/client.js"),
       import("../core/settings.js"),
-      import("../core/messages.js"),
-      import("../core/schema.js"),
-      import("../core/zod.js"),
-      import("../core/transport.js"),
     ]).then(([impl]) => impl);
     implementation = loading;
     loading.catch(() => {

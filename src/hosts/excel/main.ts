@@ -98,9 +98,17 @@ async function preconnectToTenant(store: SecretStore, relayed: Promise<readonly 
 }
 
 // What the first list waits for, started now rather than once Office is ready: the service's
-// transport with the add-in server's config, and the gateway's code (settings rules, client).
+// transport with the add-in server's config, and the gateway's code (settings rules, client) with
+// the chunks this build splits it into (schemas, messages, zod), all in one wave rather than one
+// level of imports after another.
 const { transport, relayed } = relayingTransport();
-void loadDirectGatewayCode().catch(() => undefined);
+for (const load of [
+  loadDirectGatewayCode,
+  () => import("../../core/schema.js"),
+  () => import("../../core/messages.js"),
+  () => import("../../core/zod.js"),
+])
+  void load().catch(() => undefined);
 
 Office.onReady(() => {
   const root = document.getElementById("root")!;
