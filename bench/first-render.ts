@@ -22,7 +22,7 @@ import { EXCEL_PANE_ITEM, listKept, serveExcelPane } from "./excel-pane.js";
 import { ratioLine } from "./goal.js";
 import { serveStatic } from "./static-server.js";
 
-const RUNS = 5;
+const RUNS = 7;
 export const PANE_ITEM = "#pane-frame li[data-placement-key]";
 
 export async function run(): Promise<void> {
