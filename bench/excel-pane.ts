@@ -92,7 +92,12 @@ export async function serveExcelPane(excelDir: string, seed: Seed): Promise<Serv
     for (const c of closers.reverse()) await c();
   };
   try {
-    const tls = await devCertificate(certs);
+    // office-addin-dev-certs says on the console that it made the files: not a line of the bench.
+    const log = console.log;
+    console.log = () => {};
+    const tls = await devCertificate(certs).finally(() => {
+      console.log = log;
+    });
     const sandbox = await startHttpsSandbox(seed, tls);
     closers.push(sandbox.close);
     // No tenant listed: the add-in server serves the page and relays nothing.
