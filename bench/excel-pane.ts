@@ -92,12 +92,8 @@ export async function serveExcelPane(excelDir: string, seed: Seed): Promise<Serv
     for (const c of closers.reverse()) await c();
   };
   try {
-    // office-addin-dev-certs says on the console that it made the files: not a line of the bench.
-    const log = console.log;
-    console.log = () => {};
-    const tls = await devCertificate(certs).finally(() => {
-      console.log = log;
-    });
+    // Made afresh in a temporary folder (devCertificate says so on stderr, not in the output).
+    const tls = await devCertificate(certs);
     const sandbox = await startHttpsSandbox(seed, tls);
     closers.push(sandbox.close);
     // No tenant listed: the add-in server serves the page and relays nothing.
