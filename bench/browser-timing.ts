@@ -2,7 +2,7 @@
  * What the two Chromium sections share: the production preview served with a sandbox on loopback,
  * and "navigation to the frame that first paints N list items", measured in the page itself.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { PREVIEW_CONFIG_PATH } from "../src/hosts/preview/config.js";
 import type { Seed } from "../src/sandbox/seed.js";
 import { startSandbox } from "../src/sandbox/server.js";
@@ -65,7 +65,16 @@ export interface Navigation {
   /** Navigation start to the frame that paints the list, ms. */
   ms: number;
   close(): Promise<void>;
-  page: import("playwright-core").Page;
+  page: Page;
+  /** Navigates the same page to `url` again (same tab: its cache and sessionStorage kept), timed the same way. */
+  again(url: string): Promise<number>;
+}
+
+export interface NavigateOptions {
+  /** The fresh context's options (default: a 1280 × 800 viewport). */
+  context?: BrowserContextOptions;
+  /** Runs on the new page before it navigates (routes, for instance). */
+  prepare?: (page: Page) => Promise<void>;
 }
 
 /** Opens `url` in a fresh context (empty cache and storage) and waits for the list. */
@@ -75,23 +84,32 @@ export async function navigate(
   selector: string,
   count = 1,
   timeoutMs = 30_000,
+  options: NavigateOptions = {},
 ): Promise<Navigation> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext(options.context ?? { viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.addInitScript(watchForList(selector, count));
-    await page.goto(url, { waitUntil: "commit", timeout: timeoutMs });
-    const handle = await page
-      .waitForFunction(() => window.__listPainted, null, { timeout: timeoutMs, polling: 20 })
-      .catch((error: unknown) => {
-        throw new Error(`${url}: no ${count} × "${selector}" in ${timeoutMs} ms (${errors.join("; ")})`, {
-          cause: error,
+    await options.prepare?.(page);
+    const timed = async (target: string): Promise<number> => {
+      errors.length = 0;
+      await page.goto(target, { waitUntil: "commit", timeout: timeoutMs });
+      const handle = await page
+        .waitForFunction(() => window.__listPainted, null, { timeout: timeoutMs, polling: 20 })
+        .catch((error: unknown) => {
+          throw new Error(
+            `${target}: no ${count} × "${selector}" in ${timeoutMs} ms (${errors.join("; ")})`,
+            {
+              cause: error,
+            },
+          );
         });
-      });
-    const ms = (await handle.jsonValue()) as number;
-    return { ms, page, close: () => context.close() };
+      return (await handle.jsonValue()) as number;
+    };
+    const ms = await timed(url);
+    return { ms, page, close: () => context.close(), again: timed };
   } catch (error) {
     await context.close();
     throw error;

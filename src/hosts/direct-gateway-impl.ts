@@ -24,13 +24,45 @@ import type { ScimUserPage } from "./host.js";
 
 /**
  * The chat URL check, with the Public Suffix List it needs: loaded when a chat URL is first checked,
- * so the pane's first screen does without it (about 48 KB gzipped).
+ * so the pane's first screen does without it (about 48 KB gzipped). `chatUrlCheckNow` is the check
+ * once it has loaded.
  */
 let chatUrlCheck: Promise<ChatUrlCheck> | null = null;
+let chatUrlCheckNow: ChatUrlCheck | null = null;
 function loadChatUrlCheck(): Promise<ChatUrlCheck> {
-  chatUrlCheck ??= import("../core/domains.js").then((m) => m.chatUrlBelongsToTenant);
+  if (!chatUrlCheck) {
+    const loading = import("../core/domains.js").then((m) => {
+      chatUrlCheckNow = m.chatUrlBelongsToTenant;
+      return m.chatUrlBelongsToTenant;
+    });
+    chatUrlCheck = loading;
+    // A chunk that failed to load is asked for again by the next check.
+    loading.catch(() => {
+      if (chatUrlCheck === loading) chatUrlCheck = null;
+    });
+  }
   return chatUrlCheck;
 }
+
+/** The fields of a settings patch that concern the agent chat: merged with the chat URL check. */
+const CHAT_FIELDS = ["chatUrl", "agentApiKey", "confirmChatUrl"] as const;
+
+/** A patch split into what the management API needs and what only the agent chat needs. */
+function splitPatch(patch: SettingsPatch): { management: SettingsPatch; chat: SettingsPatch } {
+  const management: SettingsPatch = { ...patch };
+  const chat: SettingsPatch = {};
+  for (const field of CHAT_FIELDS) {
+    if (!(field in patch)) continue;
+    (chat as Record<string, unknown>)[field] = patch[field];
+    delete management[field];
+  }
+  return { management, chat };
+}
+
+/** A patch without a chat URL never asks the check: this one says so if it ever is asked. */
+const noChatUrlHere: ChatUrlCheck = () => {
+  throw new Error("A settings patch without a chat URL asked for the chat URL check.");
+};
 
 const webCryptoRandomBytes: RandomBytes = (length) =>
   globalThis.crypto.getRandomValues(new Uint8Array(length));
@@ -40,29 +72,56 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
   // The host owns the I/O: without a transport given, the page's own fetch (looked up per call).
   const transport = options.transport ?? fetchTransport((input, init) => fetch(input, init));
 
-  // The defaults (the preview's sandbox) are merged once; their chat URL check starts loading at
-  // once, beside the first settings read, rather than after it.
+  // The defaults (the preview's sandbox), used while nothing is stored, in two parts: the
+  // management part (tenant, key, deployment, identity) is merged at once, so that listing reports
+  // never waits for the chat URL check; the chat part (chat URL, agent key) is merged over it with
+  // the check, loaded when first needed: by the chat and by saving Settings, not by the first list.
   const { defaults } = options;
+  const parts = defaults ? splitPatch(defaults) : null;
+  let managementDefaults: StoredSettings | null = null;
+  const managementPart = (): StoredSettings => {
+    managementDefaults ??= mergeSettings(readStoredSettings(null), parts!.management, noChatUrlHere);
+    return managementDefaults;
+  };
   let fromDefaults: Promise<StoredSettings> | null = null;
-  const defaultSettings = (patch: SettingsPatch): Promise<StoredSettings> => {
-    fromDefaults ??= loadChatUrlCheck().then((check) =>
-      mergeSettings(readStoredSettings(null), patch, check),
-    );
-    fromDefaults.catch(() => {
-      fromDefaults = null;
-    });
+  const defaultSettings = (): Promise<StoredSettings> => {
+    if (!fromDefaults) {
+      const merging = loadChatUrlCheck().then((check) => mergeSettings(managementPart(), parts!.chat, check));
+      fromDefaults = merging;
+      merging.catch(() => {
+        if (fromDefaults === merging) fromDefaults = null;
+      });
+    }
     return fromDefaults;
   };
-  if (defaults) void defaultSettings(defaults).catch(() => undefined);
 
+  /** Everything stored (or the defaults, chat part checked): for the chat and for saving. */
   async function load(): Promise<StoredSettings> {
     const text = await store.get(SETTINGS_KEY);
-    if (text == null && defaults) return { ...(await defaultSettings(defaults)) };
+    if (text == null && parts) return { ...(await defaultSettings()) };
     return readStoredSettings(text);
   }
 
+  /** As `load`, for calls to the management API: the defaults' management part, unchecked chat part left out. */
+  async function loadForManagement(): Promise<StoredSettings> {
+    const text = await store.get(SETTINGS_KEY);
+    if (text == null && parts) return { ...managementPart() };
+    return readStoredSettings(text);
+  }
+
+  /**
+   * What the pane is shown of the defaults. Before the check has loaded, the chat part is merged
+   * with every rule but the tenant's-domain one (HTTPS, the chat path, the agent key bound to the
+   * chat URL's origin); that rule is applied when the chat part is used (the chat, saving), and no
+   * agent key is sent before it (agentChatSettings checks again at use). Once loaded, every rule.
+   */
+  function shownDefaults(): Promise<StoredSettings> | StoredSettings {
+    if (chatUrlCheckNow) return defaultSettings();
+    return mergeSettings(managementPart(), parts!.chat, () => true);
+  }
+
   async function client(): Promise<{ client: PlatformClient; settings: StoredSettings }> {
-    const settings = await load();
+    const settings = await loadForManagement();
     return {
       settings,
       // Each key only for the tenant it was saved for (managementAccess).
@@ -83,7 +142,9 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
 
   return {
     async getSettings() {
-      return toPublicSettings(await load());
+      const text = await store.get(SETTINGS_KEY);
+      if (text == null && parts) return toPublicSettings({ ...(await shownDefaults()) });
+      return toPublicSettings(readStoredSettings(text));
     },
     async saveSettings(patch) {
       const next = mergeSettings(await load(), patch, await loadChatUrlCheck());

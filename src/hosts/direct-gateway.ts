@@ -26,18 +26,44 @@ export interface DirectGatewayOptions {
   randomBytes?: RandomBytes;
 }
 
+type Implementation = typeof import("./direct-gateway-impl.js");
+
+let implementation: Promise<Implementation> | null = null;
+
+/**
+ * The gateway's code, loaded once (asked for again after a failure). Its chunk imports the core
+ * client and the settings rules from chunks of their own (the pane's other lazy chunks share them):
+ * they are asked for beside it rather than once it has arrived. A page may call this before it
+ * creates its host (Excel's main.ts, before Office is ready) so that the code is there by the first
+ * call; a page whose build splits the gateway's imports further warms those chunks itself.
+ */
+export function loadDirectGatewayCode(): Promise<Implementation> {
+  if (!implementation) {
+    const loading = Promise.all([
+      import("./direct-gateway-impl.js"),
+      import("../core/client.js"),
+      import("../core/settings.js"),
+    ]).then(([impl]) => impl);
+    implementation = loading;
+    loading.catch(() => {
+      if (implementation === loading) implementation = null;
+    });
+  }
+  return implementation;
+}
+
 /**
  * The gateway over `options.store` and `options.transport`. Its implementation (the core client,
  * the settings rules and zod's schemas under them) is a chunk of its own, so the pane's first
- * script does without it: it starts loading here, when the host is created, in parallel with the
- * pane's first render, and every method waits for it. A chunk that failed to load is asked for
- * again by the next call.
+ * script does without it: it starts loading here, when the host is created (or earlier, by
+ * `loadDirectGatewayCode`), in parallel with the pane's first render, and every method waits for
+ * it. A chunk that failed to load is asked for again by the next call.
  */
 export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
   let loaded: Promise<DirectGateway> | null = null;
   const gateway = (): Promise<DirectGateway> => {
     if (!loaded) {
-      const loading = import("./direct-gateway-impl.js").then((m) => m.createDirectGatewayNow(options));
+      const loading = loadDirectGatewayCode().then((m) => m.createDirectGatewayNow(options));
       loaded = loading;
       loading.catch(() => {
         if (loaded === loading) loaded = null;

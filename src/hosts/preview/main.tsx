@@ -10,7 +10,11 @@ import { createRoot } from "react-dom/client";
 import { mountTaskPane } from "../../../taskpane/mount.js";
 import { demoSeed } from "../../sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../sandbox/demo-workbook.js";
-import { createDirectGateway, createLocalStorageSecretStore } from "../direct-gateway.js";
+import {
+  createDirectGateway,
+  createLocalStorageSecretStore,
+  loadDirectGatewayCode,
+} from "../direct-gateway.js";
 import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
 import { createPreviewHost } from "./host.js";
 import { paneWidthFrom } from "./query.js";
@@ -38,6 +42,8 @@ function showProblem(where: HTMLElement, text: string) {
 
 async function start() {
   applyPaneWidth();
+  // The gateway's code loads beside the config, not after it.
+  void loadDirectGatewayCode().catch(() => undefined);
   const workbookElement = document.getElementById("workbook")!;
   const paneElement = document.getElementById("pane")!;
 
