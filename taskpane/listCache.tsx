@@ -49,11 +49,9 @@ function sessionStore(): Storage | null {
   }
 }
 
-/** Keeps the list just loaded for its workbook. */
-export function keepList(snapshot: WorkbookSnapshot): void {
-  const id = snapshot.context.workbookId;
+/** Keeps the list just loaded for its workbook (none without a workbook id). */
+export function keepList(id: string, kept: KeptList): void {
   if (!id) return;
-  const kept: KeptList = { sheets: snapshot.sheets, reports: snapshot.reports, problems: snapshot.problems };
   memory.set(id, kept);
   try {
     sessionStore()?.setItem(KEY_PREFIX + id, JSON.stringify(kept));

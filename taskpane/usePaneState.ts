@@ -233,11 +233,13 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   }, [host, start]);
 
   // The list as the user last saw it, kept for the next time the pane opens on this workbook
-  // (listCache.ts): after every load and every disconnect, never while the kept one is shown.
+  // (listCache.ts): after every load and every disconnect, never while the kept one is shown. Not
+  // on a move of the selection, which changes the context but not the list: keeping a long list
+  // means writing all of it.
   useEffect(() => {
-    if (phase !== "ready" || stale || !context) return;
-    keepList({ context, sheets, reports, problems });
-  }, [phase, stale, context, sheets, reports, problems]);
+    if (phase !== "ready" || stale) return;
+    keepList(workbookId, { sheets, reports, problems });
+  }, [phase, stale, workbookId, sheets, reports, problems]);
 
   const reload = useCallback(async () => {
     if (!settings) return start();

@@ -4,7 +4,8 @@
  * the other; the list last shown for this workbook is shown at once, marked "Refreshing…" in a
  * status region, until the fresh list replaces it; a list is kept per workbook only.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { act } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PublicSettings, WorkbookSnapshot } from "../../src/hosts/host.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
 import { CONNECTED, ctx, deferred, FakeHost, report, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
@@ -26,6 +27,10 @@ const names = (root: HTMLElement) =>
 
 beforeEach(() => {
   forgetKeptLists();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 describe("the first screen", () => {
@@ -84,8 +89,10 @@ describe("the first screen", () => {
 
   it("asks nothing of the service before the add-in was ever connected here", async () => {
     const host = new FakeHost({ settings: { ...CONNECTED, tenantUrl: "", apiKeySet: false } });
-    const root = await renderPane(host);
-    expect(root.textContent).toContain("enter the tenant URL and an API key");
+    // Settings' form is a lazy part: the first screen waits for it, not for a fixed number of turns.
+    await renderPane(host, {
+      until: (root) => expect(root.textContent).toContain("enter the tenant URL and an API key"),
+    });
     expect(host.calls.loadWorkbook).toBe(0);
   });
 
@@ -99,5 +106,27 @@ describe("the first screen", () => {
     expect(names(other)).toEqual([]);
     expect(status(other)).toBe("");
     host.gate.resolve();
+  });
+
+  it("keeps the list when it changes, not on every move of the selection (a long list costs nothing per click)", async () => {
+    const host = new FakeHost();
+    const root = await renderPane(host, {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    const writes = vi.spyOn(Storage.prototype, "setItem");
+    for (const cell of ["A1", "H4", "B2", "H3"]) {
+      await act(async () => host.select(ctx("Sales", cell)));
+    }
+    await waitFor(() =>
+      expect(root.querySelector('[aria-current="true"]')?.textContent).toContain("Top customers"),
+    );
+    const keptWrites = () =>
+      writes.mock.calls.filter(([key]) => String(key).startsWith("reporting-platform:last-list:")).length;
+    expect(keptWrites()).toBe(0);
+
+    // A disconnect changes the list: it is kept again, once.
+    const outcome = await host.command(ctx("Sales", "H3"));
+    expect(outcome.ok).toBe(true);
+    await waitFor(() => expect(keptWrites()).toBe(1));
   });
 });
