@@ -6,6 +6,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type MouseEvent as ReactMouseEvent,
   useEffect,
+  useMemo,
   useRef,
   useState,
 } from "react";
@@ -17,7 +18,7 @@ import {
   type PreviewWorkbook,
   rangeText,
   type ShadedRange,
-  shadingAt,
+  shadingByCell,
 } from "./workbook.js";
 
 /** Cell geometry in px (kept in step with preview.css). */
@@ -37,6 +38,7 @@ export interface GridProps {
 
 export function Grid({ sheet, activeCell, selection, values, shaded, workbook, onCellMenu }: GridProps) {
   const gridRef = useRef<HTMLTableElement>(null);
+  const shadeOf = useMemo(() => shadingByCell(shaded), [shaded]);
   const [focusWithin, setFocusWithin] = useState(false);
 
   // Focus follows the active cell while the grid has focus (roving tabindex).
@@ -172,7 +174,7 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
     );
     for (let col = 1; col <= COLUMN_NAMES.length; col++) {
       const address = formatCell({ col, row });
-      const shade = shadingAt(shaded, { col, row });
+      const shade = shadeOf.get(address);
       const selected = rangeContains(selection, { col, row });
       const active = address === activeCell;
       const classes = ["wb-cell"];

@@ -25,7 +25,12 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
   menuRef.current = menu;
 
   const sheet = snapshot.sheets.find((s) => s.id === snapshot.activeSheetId) ?? snapshot.sheets[0]!;
-  const shaded = useMemo(() => shadedRanges(snapshot, sheet.id), [snapshot, sheet.id]);
+  // Worked out again when the reports or the sheets change, not on every move of the selection.
+  const { workbookId, reports, sheets } = snapshot;
+  const shaded = useMemo(
+    () => shadedRanges({ workbookId, reports, sheets }, sheet.id),
+    [workbookId, reports, sheets, sheet.id],
+  );
   const activeIndex = snapshot.sheets.indexOf(sheet);
 
   const closeMenu = useCallback(() => {

@@ -134,8 +134,15 @@ function sheetOfPlacement(
   return byName ? { sheet: byName, staleSheetId: Boolean(placement.sheetId) } : null;
 }
 
-/** The placements of `snapshot.reports` in this workbook drawn on `sheetId`, in list order. */
-export function shadedRanges(snapshot: PreviewSnapshot, sheetId: string): ShadedRange[] {
+/**
+ * The placements of `snapshot.reports` in this workbook drawn on `sheetId`, in list order. It reads
+ * only the reports, the sheets and the workbook id, so a caller can keep the result while only the
+ * selection moves.
+ */
+export function shadedRanges(
+  snapshot: Pick<PreviewSnapshot, "workbookId" | "reports" | "sheets">,
+  sheetId: string,
+): ShadedRange[] {
   const out: ShadedRange[] = [];
   for (const report of snapshot.reports) {
     placementsOf(report).forEach((p, i) => {
@@ -157,6 +164,27 @@ export function shadedRanges(snapshot: PreviewSnapshot, sheetId: string): Shaded
 /** The first shaded range covering a cell, or undefined. */
 export function shadingAt(ranges: readonly ShadedRange[], cell: CellRef): ShadedRange | undefined {
   return ranges.find((r) => rangeContains(r.range, cell));
+}
+
+/**
+ * `shadingAt` for every cell the grid draws, worked out once per list of ranges: by address, the
+ * first range covering the cell. The grid re-renders on every move of the selection; asking
+ * `shadingAt` per cell then would cost every cell times every placement on the sheet.
+ */
+export function shadingByCell(ranges: readonly ShadedRange[]): ReadonlyMap<string, ShadedRange> {
+  const byCell = new Map<string, ShadedRange>();
+  for (const shade of ranges) {
+    const { top, left } = shade.range;
+    const bottom = Math.min(shade.range.bottom, GRID_ROWS);
+    const right = Math.min(shade.range.right, COLUMN_NAMES.length);
+    for (let row = top; row <= bottom; row++) {
+      for (let col = left; col <= right; col++) {
+        const address = formatCell({ col, row });
+        if (!byCell.has(address)) byCell.set(address, shade);
+      }
+    }
+  }
+  return byCell;
 }
 
 const ROW_LABELS = [
