@@ -49,15 +49,40 @@ function sessionStore(): Storage | null {
   }
 }
 
-/** Keeps the list just loaded for its workbook (none without a workbook id). */
+/** Lists kept in memory and not yet written to sessionStorage, by workbook id. */
+const unwritten = new Map<string, KeptList>();
+let writeScheduled = false;
+
+function writeKeptLists(): void {
+  writeScheduled = false;
+  const store = sessionStore();
+  for (const [id, kept] of unwritten) {
+    try {
+      store?.setItem(KEY_PREFIX + id, JSON.stringify(kept));
+    } catch {
+      // Full or refused: memory keeps it.
+    }
+  }
+  unwritten.clear();
+}
+
+/**
+ * Keeps the list just loaded for its workbook (none without a workbook id): in memory at once, in
+ * sessionStorage once the pane is idle (or the page is being hidden). Writing means turning the
+ * whole list into text, which for a long list is worth keeping out of the frame that paints it.
+ */
 export function keepList(id: string, kept: KeptList): void {
   if (!id) return;
   memory.set(id, kept);
-  try {
-    sessionStore()?.setItem(KEY_PREFIX + id, JSON.stringify(kept));
-  } catch {
-    // Full or refused: memory keeps it.
+  unwritten.set(id, kept);
+  if (writeScheduled) return;
+  writeScheduled = true;
+  if (typeof globalThis.requestIdleCallback === "function") {
+    globalThis.requestIdleCallback(writeKeptLists, { timeout: 1000 });
+  } else {
+    setTimeout(writeKeptLists, 0);
   }
+  globalThis.addEventListener?.("pagehide", writeKeptLists, { once: true });
 }
 
 /** The list last kept for `workbookId`, if any. */
@@ -81,6 +106,7 @@ function keptList(workbookId: string): KeptList | null {
 /** Forgets every kept list (tests). */
 export function forgetKeptLists(): void {
   memory.clear();
+  unwritten.clear();
   try {
     const store = sessionStore();
     if (!store) return;
