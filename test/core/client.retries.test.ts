@@ -1,64 +1,33 @@
 /** The platform client when the service fails: retries, backoff, time-outs, refused connections. */
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPlatformClient } from "../../src/core/index.js";
 import { fetchTransport } from "../../src/core/transport.js";
-import {
-  failure,
-  type Handler,
-  json,
-  SCIM,
-  type Seen,
-  startLoopback,
-  stopLoopback,
-  TOKEN,
-} from "../support/platform-service.js";
+import { failure, json, loopbackService, TOKEN } from "../support/platform-service.js";
 import { fullReport } from "./fixtures.js";
 
-let server: Server;
-let base: string;
-let handler: Handler;
-const seen: Seen[] = [];
-
-beforeAll(async () => {
-  ({ server, base } = await startLoopback(seen, (s, res) => handler(s, res)));
-});
-
-afterAll(() => stopLoopback(server));
-
-afterEach(() => {
-  seen.length = 0;
-});
-
-const noSleep = async () => {};
-const client = (extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) =>
-  createPlatformClient({
-    transport: fetchTransport(fetch),
-    baseUrl: base,
-    token: TOKEN,
-    scimToken: SCIM,
-    sleep: noSleep,
-    ...extra,
-  });
+const service = loopbackService();
+const { seen } = service;
+const client = service.client;
 
 describe("errors and retries", () => {
   it("retries a GET on 5xx and succeeds", async () => {
     let n = 0;
-    handler = (_req, res) => (++n < 3 ? json(res, 503, { message: "busy" }) : json(res, 200, []));
+    service.handler = (_req, res) => (++n < 3 ? json(res, 503, { message: "busy" }) : json(res, 200, []));
     expect(await client().listDeployments()).toEqual([]);
     expect(seen).toHaveLength(3);
   });
 
   it("retries a DELETE once, and only when the service said it did not act on it (503, 429)", async () => {
     let n = 0;
-    handler = (_req, res) => (++n === 1 ? json(res, 503, {}) : json(res, 200, fullReport()));
+    service.handler = (_req, res) => (++n === 1 ? json(res, 503, {}) : json(res, 200, fullReport()));
     await client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" });
     expect(seen.map((s) => s.method)).toEqual(["DELETE", "DELETE"]);
   });
 
   it("one click is at most two DELETEs: a service that keeps answering 503 gets no third", async () => {
-    handler = (_req, res) => json(res, 503, { message: "busy" });
+    service.handler = (_req, res) => json(res, 503, { message: "busy" });
     const error = await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
     expect(error.status).toBe(503);
     expect(seen.map((s) => s.method)).toEqual(["DELETE", "DELETE"]);
@@ -67,14 +36,14 @@ describe("errors and retries", () => {
   it.each([500, 502, 504])(
     "never repeats a DELETE after a %i: the service may have applied it",
     async (status) => {
-      handler = (_req, res) => json(res, status, {});
+      service.handler = (_req, res) => json(res, status, {});
       await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
       expect(seen).toHaveLength(1);
     },
   );
 
   it("never repeats a DELETE after a time-out: the service may have applied it", async () => {
-    handler = () => {}; // never answers
+    service.handler = () => {}; // never answers
     const error = await failure(
       client({ timeoutMs: 50 }).disconnectReportFromWorkbook(1, 101, { placementId: "p1" }),
     );
@@ -85,7 +54,8 @@ describe("errors and retries", () => {
   it("honours Retry-After on 429", async () => {
     const waits: number[] = [];
     let n = 0;
-    handler = (_req, res) => (++n === 1 ? json(res, 429, {}, { "Retry-After": "2" }) : json(res, 200, []));
+    service.handler = (_req, res) =>
+      ++n === 1 ? json(res, 429, {}, { "Retry-After": "2" }) : json(res, 200, []);
     await client({
       sleep: async (ms) => {
         waits.push(ms);
@@ -96,7 +66,7 @@ describe("errors and retries", () => {
 
   it("backs off exponentially with jitter when there is no Retry-After", async () => {
     const waits: number[] = [];
-    handler = (_req, res) => json(res, 429, {});
+    service.handler = (_req, res) => json(res, 429, {});
     const e = await failure(
       client({
         retries: 3,
@@ -113,7 +83,7 @@ describe("errors and retries", () => {
   });
 
   it("gives up at once when Retry-After is longer than it will wait", async () => {
-    handler = (_req, res) => json(res, 429, {}, { "Retry-After": "3600" });
+    service.handler = (_req, res) => json(res, 429, {}, { "Retry-After": "3600" });
     const e = await failure(client().listDeployments());
     expect(e.kind).toBe("rate-limited");
     expect(e.message).toContain("3600");
@@ -121,7 +91,7 @@ describe("errors and retries", () => {
   });
 
   it.each([400, 401, 403, 404, 413])("never retries a %i", async (status) => {
-    handler = (_req, res) => json(res, status, {});
+    service.handler = (_req, res) => json(res, status, {});
     await failure(client().listDeployments());
     expect(seen).toHaveLength(1);
   });
@@ -133,12 +103,12 @@ describe("errors and retries", () => {
     [429, "rate-limited"],
     [500, "server"],
   ])("maps %i to %s", async (status, kind) => {
-    handler = (_req, res) => json(res, status, {});
+    service.handler = (_req, res) => json(res, status, {});
     expect((await failure(client({ retries: 0 }).listDeployments())).kind).toBe(kind);
   });
 
   it("a 502 from a proxy with an HTML body gives readable text", async () => {
-    handler = (_req, res) => {
+    service.handler = (_req, res) => {
       res.writeHead(502, { "Content-Type": "text/html" });
       res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
     };
@@ -149,7 +119,7 @@ describe("errors and retries", () => {
   });
 
   it("times out a request that never answers, per attempt", async () => {
-    handler = () => {
+    service.handler = () => {
       // Never answers.
     };
     const e = await failure(client({ timeoutMs: 150, retries: 1 }).listDeployments());
@@ -168,7 +138,7 @@ describe("errors and retries", () => {
         baseUrl: `http://127.0.0.1:${port}`,
         token: TOKEN,
         retries: 1,
-        sleep: noSleep,
+        sleep: async () => {},
       }).listDeployments(),
     );
     expect(e.kind).toBe("network");
@@ -176,7 +146,7 @@ describe("errors and retries", () => {
   });
 
   it("an abort from the caller stops the request and is not retried", async () => {
-    handler = () => {};
+    service.handler = () => {};
     const controller = new AbortController();
     const p = client().listDeployments({ signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
@@ -186,7 +156,11 @@ describe("errors and retries", () => {
 
   it("an empty token is refused before sending", async () => {
     const e = await failure(
-      createPlatformClient({ transport: fetchTransport(fetch), baseUrl: base, token: " " }).listDeployments(),
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: service.base,
+        token: " ",
+      }).listDeployments(),
     );
     expect(e.kind).toBe("unauthorized");
     expect(seen).toHaveLength(0);

@@ -1,5 +1,4 @@
-import type { Server } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   buildHttpRequest,
   createPlatformClient,
@@ -9,43 +8,12 @@ import {
   requireSecureUrl,
 } from "../../src/core/index.js";
 import { fetchTransport } from "../../src/core/transport.js";
-import {
-  failure,
-  type Handler,
-  json,
-  SCIM,
-  type Seen,
-  startLoopback,
-  stopLoopback,
-  TOKEN,
-} from "../support/platform-service.js";
+import { failure, json, loopbackService, SCIM, TOKEN } from "../support/platform-service.js";
 import { fullReport } from "./fixtures.js";
 
-let server: Server;
-let base: string;
-let handler: Handler;
-const seen: Seen[] = [];
-
-beforeAll(async () => {
-  ({ server, base } = await startLoopback(seen, (s, res) => handler(s, res)));
-});
-
-afterAll(() => stopLoopback(server));
-
-afterEach(() => {
-  seen.length = 0;
-});
-
-const noSleep = async () => {};
-const client = (extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) =>
-  createPlatformClient({
-    transport: fetchTransport(fetch),
-    baseUrl: base,
-    token: TOKEN,
-    scimToken: SCIM,
-    sleep: noSleep,
-    ...extra,
-  });
+const service = loopbackService();
+const { seen } = service;
+const client = service.client;
 
 describe("auth rules: authentication", () => {
   it("rule 1: only HTTPS is accepted; a plain http tenant is refused before anything is sent", async () => {
@@ -83,7 +51,7 @@ describe("auth rules: authentication", () => {
   });
 
   it("rule 2: the management API takes Authorization: Bearer <key>", async () => {
-    handler = (_req, res) => json(res, 200, [{ id: 1, name: "Production" }]);
+    service.handler = (_req, res) => json(res, 200, [{ id: 1, name: "Production" }]);
     const deployments = await client().listDeployments();
     expect(deployments).toEqual([{ id: 1, name: "Production" }]);
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -92,18 +60,18 @@ describe("auth rules: authentication", () => {
   });
 
   it("rule 3: an OAuth access token is sent the same way as an API key", async () => {
-    handler = (_req, res) => json(res, 200, []);
+    service.handler = (_req, res) => json(res, 200, []);
     const accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJl";
     await createPlatformClient({
       transport: fetchTransport(fetch),
-      baseUrl: base,
+      baseUrl: service.base,
       token: accessToken,
     }).listDeployments();
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${accessToken}`);
   });
 
   it("rule 4: a key scoped to other deployments gets 403 for this one, and the message names it", async () => {
-    handler = (req, res) =>
+    service.handler = (req, res) =>
       req.url.startsWith("/api/v1/deployments/2/")
         ? json(res, 403, { message: "out of scope" })
         : json(res, 200, { items: [] });
@@ -114,7 +82,7 @@ describe("auth rules: authentication", () => {
   });
 
   it("rule 5: the provisioning API takes the SCIM token as Bearer", async () => {
-    handler = (_req, res) =>
+    service.handler = (_req, res) =>
       json(res, 200, {
         schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
         totalResults: 1,
@@ -129,7 +97,7 @@ describe("auth rules: authentication", () => {
   });
 
   it("rule 7: 401 means the credential is missing, malformed or expired", async () => {
-    handler = (_req, res) => json(res, 401, { message: "token expired" });
+    service.handler = (_req, res) => json(res, 401, { message: "token expired" });
     const e = await failure(client().listDeployments());
     expect(e.kind).toBe("unauthorized");
     expect(e.status).toBe(401);
@@ -139,7 +107,7 @@ describe("auth rules: authentication", () => {
   });
 
   it("rule 7: 403 means valid but not authorized, and names the deployment", async () => {
-    handler = (_req, res) => json(res, 403, { error: "key scoped to other deployments" });
+    service.handler = (_req, res) => json(res, 403, { error: "key scoped to other deployments" });
     const e = await failure(client().listReports(42));
     expect(e.kind).toBe("forbidden");
     expect(e.message).toContain("deployment 42");
@@ -148,7 +116,7 @@ describe("auth rules: authentication", () => {
   });
 
   it("never puts the token in an error message, even when the service echoes it", async () => {
-    handler = (req, res) => json(res, 400, { message: `bad header ${req.headers.authorization}` });
+    service.handler = (req, res) => json(res, 400, { message: `bad header ${req.headers.authorization}` });
     const e = await failure(client().listDeployments());
     expect(e.kind).toBe("bad-request");
     expect(e.message).not.toContain(TOKEN);
@@ -159,7 +127,7 @@ describe("auth rules: authentication", () => {
 describe("the disconnect request (disconnect rules)", () => {
   it("sends DELETE with the JSON input and returns the parsed Report", async () => {
     const after = fullReport({ externalWorkbookPlacements: [] });
-    handler = (_req, res) => json(res, 200, after);
+    service.handler = (_req, res) => json(res, 200, after);
     const input = { placementId: "p1" };
     const report = await client().disconnectReportFromWorkbook(1, 101, input);
     expect(report.externalWorkbookPlacements).toEqual([]);
@@ -176,7 +144,7 @@ describe("the disconnect request (disconnect rules)", () => {
     const request = buildHttpRequest({ baseUrl: "https://tenant.example.com", token: TOKEN }, op);
     expect(request.headers["Content-Length"]).toBe("0");
     expect(request.body).toBe("");
-    handler = (_req, res) => json(res, 200, fullReport());
+    service.handler = (_req, res) => json(res, 200, fullReport());
     await client().disconnectReportFromWorkbook(1, 101);
     expect(seen[0]?.body).toBe("");
     expect(seen[0]?.headers["content-type"]).toBeUndefined();
@@ -189,14 +157,14 @@ describe("the disconnect request (disconnect rules)", () => {
   });
 
   it("a malformed Report is a clear invalid-response naming the field", async () => {
-    handler = (_req, res) => json(res, 200, { ...fullReport(), publicId: undefined });
+    service.handler = (_req, res) => json(res, 200, { ...fullReport(), publicId: undefined });
     const e = await failure(client().disconnectReportFromWorkbook(1, 101, { placementId: "p1" }));
     expect(e.kind).toBe("invalid-response");
     expect(e.message).toContain("publicId");
   });
 
   it("a body that is not JSON is an invalid-response", async () => {
-    handler = (_req, res) => {
+    service.handler = (_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end("{not json");
     };
@@ -212,8 +180,8 @@ describe("listing reports", () => {
   });
 
   it("follows the cursor through every page, with the filters on each request", async () => {
-    handler = (req, res) => {
-      const after = new URL(req.url, base).searchParams.get("after");
+    service.handler = (req, res) => {
+      const after = new URL(req.url, service.base).searchParams.get("after");
       if (!after) return json(res, 200, page([1, 2], "c1"));
       if (after === "c1") return json(res, 200, page([3], "c2"));
       return json(res, 200, page([4], null));
@@ -222,26 +190,26 @@ describe("listing reports", () => {
     expect(reports.map((r: Report) => r.id)).toEqual([1, 2, 3, 4]);
     expect(seen).toHaveLength(3);
     for (const s of seen) {
-      const q = new URL(s.url, base).searchParams;
+      const q = new URL(s.url, service.base).searchParams;
       expect(q.get("externalWorkbookId")).toBe("wb 1");
       expect(q.get("search")).toBe("rev");
     }
   });
 
   it("accepts the deprecated `data` field in place of `items`", async () => {
-    handler = (_req, res) => json(res, 200, { data: [fullReport({ id: 9 })], count: 1 });
+    service.handler = (_req, res) => json(res, 200, { data: [fullReport({ id: 9 })], count: 1 });
     expect((await client().listReports(1)).map((r) => r.id)).toEqual([9]);
   });
 
   it("a cursor that repeats is an invalid-response, not an endless loop", async () => {
-    handler = (_req, res) => json(res, 200, page([1], "same"));
+    service.handler = (_req, res) => json(res, 200, page([1], "same"));
     const e = await failure(client().listReports(1));
     expect(e.kind).toBe("invalid-response");
     expect(seen.length).toBeLessThanOrEqual(2);
   });
 
   it("one unreadable report does not hide the others", async () => {
-    handler = (_req, res) =>
+    service.handler = (_req, res) =>
       json(res, 200, { items: [fullReport({ id: 1 }), { id: 2, name: "Broken" }, fullReport({ id: 3 })] });
     const problems: string[] = [];
     const reports = await client().listReports(1, { onProblem: (p) => problems.push(p) });
@@ -256,7 +224,7 @@ describe("listing reports", () => {
       ...r,
       externalWorkbookPlacements: [{ ...r.externalWorkbookPlacements![0], syncStatus: "STALE" }],
     };
-    handler = (_req, res) => json(res, 200, { items: [odd] });
+    service.handler = (_req, res) => json(res, 200, { items: [odd] });
     const [report] = await client().listReports(1);
     expect(report?.externalWorkbookPlacements?.[0]?.syncStatus).toBe("UNKNOWN");
   });

@@ -4,7 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { PlatformError } from "../../src/core/index.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { createPlatformClient, type PlatformClient, type PlatformError } from "../../src/core/index.js";
+import { fetchTransport } from "../../src/core/transport.js";
 
 export const TOKEN = "sk-live-0123456789abcdef";
 export const SCIM = "scim-secret-999999";
@@ -19,10 +21,7 @@ export interface Seen {
 export type Handler = (req: Seen, res: ServerResponse) => void;
 
 /** Listens on 127.0.0.1; every request is recorded in `seen`, then answered by `handle`. */
-export async function startLoopback(
-  seen: Seen[],
-  handle: Handler,
-): Promise<{ server: Server; base: string }> {
+async function startLoopback(seen: Seen[], handle: Handler): Promise<{ server: Server; base: string }> {
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => {
@@ -38,9 +37,50 @@ export async function startLoopback(
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-export function stopLoopback(server: Server): void {
+function stopLoopback(server: Server): void {
   server.closeAllConnections();
   server.close();
+}
+
+/** A loopback service for one test file, with the platform client pointed at it. */
+export interface LoopbackService {
+  /** Every request of the current test, in order (emptied after each test). */
+  readonly seen: Seen[];
+  /** The service's origin once it listens (set before the first test). */
+  base: string;
+  /** How it answers: set by each test. */
+  handler: Handler;
+  /** The platform client for this service, with the test's tokens and no sleeping between retries. */
+  client(extra?: Partial<Parameters<typeof createPlatformClient>[0]>): PlatformClient;
+}
+
+/** Starts a loopback service before the file's tests and stops it after them (vitest hooks). */
+export function loopbackService(): LoopbackService {
+  let server: Server | undefined;
+  const service: LoopbackService = {
+    seen: [],
+    base: "",
+    handler: (_req, res) => json(res, 500, { message: "no handler set" }),
+    client: (extra = {}) =>
+      createPlatformClient({
+        transport: fetchTransport(fetch),
+        baseUrl: service.base,
+        token: TOKEN,
+        scimToken: SCIM,
+        sleep: async () => {},
+        ...extra,
+      }),
+  };
+  beforeAll(async () => {
+    ({ server, base: service.base } = await startLoopback(service.seen, (s, res) => service.handler(s, res)));
+  });
+  afterAll(() => {
+    if (server) stopLoopback(server);
+  });
+  afterEach(() => {
+    service.seen.length = 0;
+  });
+  return service;
 }
 
 export function json(
