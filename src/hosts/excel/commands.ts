@@ -8,11 +8,18 @@
  *   disconnects with the core, like its own button, and shows the result;
  * - when no pane listens, does the same work with the same core code (`planDisconnectAt`,
  *   `disconnectOutcomeMessage`) and reports the outcome through `notify`.
- * On a cell with no placement it says so and sends nothing. `event.completed()` is called on every
- * path, errors included, or Office keeps showing the command as running.
+ * On a cell with no placement it says so and sends nothing. When the disconnect's answer is lost
+ * (it may have been applied), it reloads the reports and says what they show, as the pane does.
+ * `event.completed()` is called on every path, errors included, or Office keeps showing the command
+ * as running.
  */
 
-import { disconnectOutcomeMessage, planDisconnectAt } from "../../core/disconnect-plan.js";
+import {
+  disconnectMayHaveApplied,
+  disconnectOutcomeAfterReload,
+  disconnectOutcomeMessage,
+  planDisconnectAt,
+} from "../../core/disconnect-plan.js";
 import { isPlatformError } from "../../core/errors.js";
 import { placedReports } from "../../core/placement-view.js";
 import type { ActiveContext, Outcome } from "../host.js";
@@ -103,10 +110,20 @@ export function createDisconnectHereCommand(
     const plan = planDisconnectAt(placedReports(reports), context);
     if (plan.kind === "nothing-here") return { outcome: { ok: false, message: plan.message }, shown: false };
     const { report } = plan.placement;
-    const returned = await gateway.disconnect(report.deploymentId, report.id, plan.input);
     // The placement is on the active sheet: the message names it as that sheet is called now.
     const activeSheet = { id: context.sheetId ?? null, name: context.sheetName };
-    return { outcome: disconnectOutcomeMessage(plan.placement, returned, [activeSheet]), shown: false };
+    try {
+      const returned = await gateway.disconnect(report.deploymentId, report.id, plan.input);
+      return { outcome: disconnectOutcomeMessage(plan.placement, returned, [activeSheet]), shown: false };
+    } catch (error) {
+      if (!isPlatformError(error) || !disconnectMayHaveApplied(error)) throw error;
+      // The answer was lost, not necessarily the disconnect: the reloaded list tells, as in the pane.
+      const reloaded = await gateway.listWorkbookReports(context.workbookId).catch(() => null);
+      const outcome = disconnectOutcomeAfterReload(plan.placement, error, reloaded?.reports ?? null, [
+        activeSheet,
+      ]);
+      return { outcome, shown: false };
+    }
   }
 
   async function run(): Promise<{ outcome: CommandOutcome; shown: boolean }> {
