@@ -9,12 +9,11 @@
  * `loadWorkbook`, `platform.disconnect` or nothing), so the host's count is the action's count.
  */
 
-import { createMemorySecretStore, type DirectGateway } from "../src/hosts/direct-gateway.js";
-import { createExcelHost } from "../src/hosts/excel/host.js";
+import type { DirectGateway } from "../src/hosts/direct-gateway.js";
 import type { ActiveContext, WorkbookSnapshot } from "../src/hosts/host.js";
 import { createBridge } from "../src/hosts/sheets/sidebar/bridge.js";
 import { createSheetsHost } from "../src/hosts/sheets/sidebar/host.js";
-import { createExcelMock } from "../test/support/excel-mock.js";
+import { mockedExcelHost } from "../test/support/excel-mock.js";
 import { fakeScriptRun } from "../test/support/fake-script-run.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
@@ -33,7 +32,6 @@ async function until(check: () => boolean, what: string, ms = 5000): Promise<voi
 }
 
 async function excel(): Promise<void> {
-  const mock = createExcelMock({ storedWorkbookId: STORED_ID });
   let listCalls = 0;
   const gateway = {
     async listWorkbookReports() {
@@ -41,14 +39,10 @@ async function excel(): Promise<void> {
       return { reports: [], problems: [] };
     },
   } as unknown as DirectGateway;
-  const host = createExcelHost({
-    Excel: mock.Excel,
-    Office: mock.Office,
-    store: createMemorySecretStore(),
-    gateway,
-    window: null,
-    onBackgroundError: () => {},
-  });
+  const { mock, host } = mockedExcelHost(
+    { storedWorkbookId: STORED_ID },
+    { gateway, onBackgroundError: () => {} },
+  );
   const seen: ActiveContext[] = [];
   host.onContextChanged((c) => seen.push(c));
   await until(() => (mock.state.handlers.onSelectionChanged?.length ?? 0) > 0, "the selection handler");

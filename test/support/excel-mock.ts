@@ -8,6 +8,8 @@
  * no load/sync semantics in Office.js, so it is a plain object here.
  */
 import { OfficeMockObject } from "office-addin-mock";
+import { createMemorySecretStore } from "../../src/hosts/direct-gateway.js";
+import { createExcelHost, type ExcelHost } from "../../src/hosts/excel/host.js";
 import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../src/hosts/excel/office.js";
 
 interface MockSheet {
@@ -266,4 +268,23 @@ export function createMemoryStorage(): Storage & { data: Map<string, string> } {
       data.set(key, String(value));
     },
   };
+}
+
+/**
+ * The Excel host most tests want: over a mocked workbook (`options`), settings in memory, no window
+ * to listen on; `deps` adds or overrides the host's dependencies (a gateway, a transport).
+ */
+export function mockedExcelHost(
+  options: ExcelMockOptions = {},
+  deps: Parameters<typeof createExcelHost>[0] = {},
+): { mock: ExcelMock; host: ExcelHost } {
+  const mock = createExcelMock(options);
+  const host = createExcelHost({
+    Excel: mock.Excel,
+    Office: mock.Office,
+    store: createMemorySecretStore(),
+    window: null,
+    ...deps,
+  });
+  return { mock, host };
 }

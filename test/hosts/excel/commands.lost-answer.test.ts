@@ -7,10 +7,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../../src/core/errors.js";
 import type { Report } from "../../../src/core/schema.js";
-import { createMemorySecretStore, type DirectGateway } from "../../../src/hosts/direct-gateway.js";
+import type { DirectGateway } from "../../../src/hosts/direct-gateway.js";
 import { type CommandOutcome, createDisconnectHereCommand } from "../../../src/hosts/excel/commands.js";
-import { createExcelHost } from "../../../src/hosts/excel/host.js";
-import { createExcelMock } from "../../support/excel-mock.js";
+import { mockedExcelHost } from "../../support/excel-mock.js";
 import { makeReport, placement, WB } from "../../support/sandbox-fixtures.js";
 
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
@@ -47,14 +46,7 @@ function losingGateway(reports: Report[], options: { applied: boolean; reloadFai
 async function rightClick(
   gateway: DirectGateway,
 ): Promise<{ notified: CommandOutcome[]; completed: number }> {
-  const mock = createExcelMock({ storedWorkbookId: WB, activeAddress: "Sales!C3" });
-  const host = createExcelHost({
-    Excel: mock.Excel,
-    Office: mock.Office,
-    store: createMemorySecretStore(),
-    gateway,
-    window: null,
-  });
+  const { host } = mockedExcelHost({ storedWorkbookId: WB, activeAddress: "Sales!C3" }, { gateway });
   const notified: CommandOutcome[] = [];
   const command = createDisconnectHereCommand({
     host,

@@ -5,10 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fetchTransport } from "../../../src/core/transport.js";
-import { createMemorySecretStore } from "../../../src/hosts/direct-gateway.js";
 import { type CommandOutcome, createDisconnectHereCommand } from "../../../src/hosts/excel/commands.js";
-import { createExcelHost } from "../../../src/hosts/excel/host.js";
-import { createExcelMock } from "../../support/excel-mock.js";
+import { mockedExcelHost } from "../../support/excel-mock.js";
 import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
@@ -27,19 +25,10 @@ describe("Disconnect report here on a renamed tab, with no pane listening", () =
   });
 
   it("names the placement by the sheet's current name", async () => {
-    const mock = createExcelMock({
-      storedWorkbookId: WB,
-      sheets: [REGIONS],
-      active: 0,
-      activeAddress: "Regions!C3",
-    });
-    const host = createExcelHost({
-      Excel: mock.Excel,
-      Office: mock.Office,
-      store: createMemorySecretStore(),
-      transport: fetchTransport(fetch),
-      window: null,
-    });
+    const { host } = mockedExcelHost(
+      { storedWorkbookId: WB, sheets: [REGIONS], active: 0, activeAddress: "Regions!C3" },
+      { transport: fetchTransport(fetch) },
+    );
     await host.platform.saveSettings({ tenantUrl: sandbox.url, apiKey: KEY, deploymentId: 1 });
     const notified: CommandOutcome[] = [];
     const command = createDisconnectHereCommand({

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { placementsOf } from "../../../src/core/placements.js";
 import type { Report } from "../../../src/core/schema.js";
 import { fetchTransport, type HttpRequest, type Transport } from "../../../src/core/transport.js";
-import { createMemorySecretStore, type DirectGateway } from "../../../src/hosts/direct-gateway.js";
+import type { DirectGateway } from "../../../src/hosts/direct-gateway.js";
 import {
   type CommandOutcome,
   createDisconnectHereCommand,
   DISCONNECT_HERE_ACTION,
 } from "../../../src/hosts/excel/commands.js";
-import { createExcelHost, type ExcelHost } from "../../../src/hosts/excel/host.js";
+import type { ExcelHost } from "../../../src/hosts/excel/host.js";
 import type { HostCommand } from "../../../src/hosts/host.js";
-import { createExcelMock, type ExcelMockOptions } from "../../support/excel-mock.js";
+import { type createExcelMock, type ExcelMockOptions, mockedExcelHost } from "../../support/excel-mock.js";
 import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
@@ -48,14 +48,7 @@ describe("against the sandbox, with no pane listening", () => {
       requests.push(request);
       return inner(request);
     };
-    const mock = createExcelMock({ storedWorkbookId: WB, ...options });
-    const host = createExcelHost({
-      Excel: mock.Excel,
-      Office: mock.Office,
-      store: createMemorySecretStore(),
-      transport,
-      window: null,
-    });
+    const { mock, host } = mockedExcelHost({ storedWorkbookId: WB, ...options }, { transport });
     await host.platform.saveSettings({ tenantUrl: sandbox.url, apiKey: KEY, deploymentId: 1 });
     const notified: CommandOutcome[] = [];
     const command = createDisconnectHereCommand({
@@ -101,13 +94,7 @@ describe("against the sandbox, with no pane listening", () => {
   });
 
   it("reports a failure the user can act on, and still completes", async () => {
-    const mock = createExcelMock({ storedWorkbookId: WB, activeAddress: "Sales!C3" });
-    const host = createExcelHost({
-      Excel: mock.Excel,
-      Office: mock.Office,
-      store: createMemorySecretStore(),
-      window: null,
-    });
+    const { host } = mockedExcelHost({ storedWorkbookId: WB, activeAddress: "Sales!C3" });
     const notified: CommandOutcome[] = [];
     const command = createDisconnectHereCommand({
       host,
@@ -149,15 +136,7 @@ function hostWith(
   options: ExcelMockOptions,
   gateway: DirectGateway,
 ): { host: ExcelHost; mock: ReturnType<typeof createExcelMock> } {
-  const mock = createExcelMock({ storedWorkbookId: WB, ...options });
-  const host = createExcelHost({
-    Excel: mock.Excel,
-    Office: mock.Office,
-    store: createMemorySecretStore(),
-    gateway,
-    window: null,
-  });
-  return { host, mock };
+  return mockedExcelHost({ storedWorkbookId: WB, ...options }, { gateway });
 }
 
 describe("one disconnect in flight per placement", () => {

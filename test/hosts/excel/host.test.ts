@@ -10,7 +10,7 @@ import { createMemorySecretStore } from "../../../src/hosts/direct-gateway.js";
 import { cellOfAddress, createExcelHost, WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
 import { themeFromBackground } from "../../../src/hosts/excel/theme.js";
 import type { ActiveContext } from "../../../src/hosts/host.js";
-import { createExcelMock, type ExcelMockOptions } from "../../support/excel-mock.js";
+import { type ExcelMockOptions, mockedExcelHost } from "../../support/excel-mock.js";
 
 const STORED_ID = "6f1c1d7e-3a59-4c5e-9d1b-2f8f0f0b7a11";
 const SALES_ID = "{00000000-0001-0000-0000-000000000000}";
@@ -28,16 +28,8 @@ function fakeGateway(reports: Report[] = []) {
 }
 
 function setup(options: ExcelMockOptions = {}, extra: Parameters<typeof createExcelHost>[0] = {}) {
-  const mock = createExcelMock(options);
   const { gateway, calls } = fakeGateway();
-  const host = createExcelHost({
-    Excel: mock.Excel,
-    Office: mock.Office,
-    store: createMemorySecretStore(),
-    gateway,
-    window: null,
-    ...extra,
-  });
+  const { mock, host } = mockedExcelHost(options, { gateway, ...extra });
   return { mock, host, gatewayCalls: calls };
 }
 
