@@ -49,12 +49,10 @@ function sessionStore(): Storage | null {
   }
 }
 
-/** Lists kept in memory and not yet written to sessionStorage, by workbook id. */
+/** Lists kept in memory and not yet written to sessionStorage, by workbook id: while any, a write is due. */
 const unwritten = new Map<string, KeptList>();
-let writeScheduled = false;
 
 function writeKeptLists(): void {
-  writeScheduled = false;
   const store = sessionStore();
   for (const [id, kept] of unwritten) {
     try {
@@ -74,9 +72,9 @@ function writeKeptLists(): void {
 export function keepList(id: string, kept: KeptList): void {
   if (!id) return;
   memory.set(id, kept);
+  const writeDue = unwritten.size > 0;
   unwritten.set(id, kept);
-  if (writeScheduled) return;
-  writeScheduled = true;
+  if (writeDue) return;
   if (typeof globalThis.requestIdleCallback === "function") {
     globalThis.requestIdleCallback(writeKeptLists, { timeout: 1000 });
   } else {

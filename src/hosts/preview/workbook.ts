@@ -13,7 +13,6 @@ import {
   formatCell,
   parseCell,
   parseLocation,
-  rangeContains,
 } from "../../core/location.js";
 import { placementRange, placementSheetName, placementsOf } from "../../core/placements.js";
 import type { Report, ReportPlacement } from "../../core/schema.js";
@@ -161,15 +160,11 @@ export function shadedRanges(
   return out;
 }
 
-/** The first shaded range covering a cell, or undefined. */
-export function shadingAt(ranges: readonly ShadedRange[], cell: CellRef): ShadedRange | undefined {
-  return ranges.find((r) => rangeContains(r.range, cell));
-}
-
 /**
- * `shadingAt` for every cell the grid draws, worked out once per list of ranges: by address, the
- * first range covering the cell. The grid re-renders on every move of the selection; asking
- * `shadingAt` per cell then would cost every cell times every placement on the sheet.
+ * The shading of every cell the grid draws, worked out once per list of ranges: by address, the
+ * first range (in list order) covering the cell. The grid re-renders on every move of the
+ * selection; asking every range about every cell then would cost every cell times every placement
+ * on the sheet.
  */
 export function shadingByCell(ranges: readonly ShadedRange[]): ReadonlyMap<string, ShadedRange> {
   const byCell = new Map<string, ShadedRange>();

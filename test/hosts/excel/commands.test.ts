@@ -12,9 +12,8 @@ import {
   createDisconnectHereCommand,
   DISCONNECT_HERE_ACTION,
 } from "../../../src/hosts/excel/commands.js";
-import type { ExcelHost } from "../../../src/hosts/excel/host.js";
 import type { HostCommand } from "../../../src/hosts/host.js";
-import { type createExcelMock, type ExcelMockOptions, mockedExcelHost } from "../../support/excel-mock.js";
+import { type ExcelMockOptions, mockedExcelHost } from "../../support/excel-mock.js";
 import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
@@ -132,10 +131,7 @@ function memoryGateway(reports: Report[]) {
   return { gateway, disconnects, release };
 }
 
-function hostWith(
-  options: ExcelMockOptions,
-  gateway: DirectGateway,
-): { host: ExcelHost; mock: ReturnType<typeof createExcelMock> } {
+function hostWith(options: ExcelMockOptions, gateway: DirectGateway) {
   return mockedExcelHost({ storedWorkbookId: WB, ...options }, { gateway });
 }
 

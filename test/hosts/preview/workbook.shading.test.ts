@@ -1,17 +1,16 @@
 /**
  * The preview grid's shading, worked out once per list of placements (`shadingByCell`) rather than
- * per cell on every render: it must shade exactly as asking `shadingAt` cell by cell does, and a
+ * per cell on every render: it must shade exactly as asking the ranges cell by cell does, and a
  * move of the selection must leave the reports and sheets it is worked out from unchanged, so the
  * grid keeps it while the user clicks around.
  */
 import { describe, expect, it } from "vitest";
-import { type CellRange, formatCell } from "../../../src/core/location.js";
+import { type CellRange, type CellRef, formatCell, rangeContains } from "../../../src/core/location.js";
 import {
   COLUMN_NAMES,
   GRID_ROWS,
   PreviewWorkbook,
   type ShadedRange,
-  shadingAt,
   shadingByCell,
 } from "../../../src/hosts/preview/workbook.js";
 import { demoSeed } from "../../../src/sandbox/demo.js";
@@ -24,8 +23,12 @@ const shade = (key: string, range: CellRange): ShadedRange => ({
   staleSheetId: false,
 });
 
+/** The rule, asked of one cell: the first range, in list order, that covers it. */
+const shadingAt = (ranges: readonly ShadedRange[], cell: CellRef) =>
+  ranges.find((r) => rangeContains(r.range, cell));
+
 describe("shadingByCell", () => {
-  it("gives every cell of the grid the first range covering it, as shadingAt does", () => {
+  it("gives every cell of the grid the first range covering it, as asking cell by cell does", () => {
     const ranges = [
       shade("a", { top: 2, left: 2, bottom: 6, right: 5 }),
       // Overlaps "a": the cells they share stay "a"'s.

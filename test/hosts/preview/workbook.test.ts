@@ -4,14 +4,14 @@
  * placements shaded on the sheet whose id they store, else by the name they store.
  */
 import { describe, expect, it } from "vitest";
-import { parseCell } from "../../../src/core/location.js";
+import { formatCell, parseCell } from "../../../src/core/location.js";
 import type { Report, ReportPlacement } from "../../../src/core/schema.js";
 import {
   type PreviewSheet,
   PreviewWorkbook,
   type ShadedRange,
   shadedRanges,
-  shadingAt,
+  shadingByCell,
 } from "../../../src/hosts/preview/workbook.js";
 import { demoSeed } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
@@ -41,7 +41,7 @@ function shadedNames(wb: PreviewWorkbook, sheetId: string): string[] {
 }
 
 function shadedAt(wb: PreviewWorkbook, sheetId: string, cell: string): ShadedRange | undefined {
-  return shadingAt(shadedRanges(wb.getSnapshot(), sheetId), parseCell(cell)!);
+  return shadingByCell(shadedRanges(wb.getSnapshot(), sheetId)).get(formatCell(parseCell(cell)!));
 }
 
 const WB_ID = "wb-test";
@@ -289,7 +289,7 @@ describe("shadedRanges: which sheet a placement is drawn on", () => {
     expect(shadedNames(wb, "s-1")).toEqual([]);
   });
 
-  it("a report placed twice on one sheet gives two ranges with distinct keys; shadingAt finds each", () => {
+  it("a report placed twice on one sheet gives two ranges with distinct keys; the grid's shading finds each", () => {
     const wb = smallWorkbook([
       report(1, "Twice", [
         placed("Sales", "A1:B2", { id: "p1", sheetId: "s-1" }),
