@@ -8,7 +8,7 @@
 
 import { PlatformError } from "./errors.js";
 import { DisconnectInputSchema, SessionSettingsSchema } from "./schema.js";
-import { z } from "./zod.js";
+import * as z from "./zod.js";
 
 const Id = z.int().check(z.gte(0));
 

@@ -2,7 +2,7 @@
  * The directory (auth rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
  * and the mapping to the users the pane lists.
  */
-import { z } from "./zod.js";
+import * as z from "./zod.js";
 
 const ScimUserSchema = z.looseObject({
   id: z.string(),

@@ -15,7 +15,7 @@ import {
   TolerantReportSchema,
 } from "./schema.js";
 import type { HttpMethod } from "./transport.js";
-import { z } from "./zod.js";
+import * as z from "./zod.js";
 
 type Credential = "api-key" | "scim-token";
 
@@ -42,7 +42,7 @@ function parseWith<S extends z.ZodMiniType>(schema: S, what: string) {
 }
 
 /** "externalWorkbookPlacements.0.syncStatus: expected string" — the first few issues, with paths. */
-function describeIssues(error: z.core.$ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)

@@ -12,12 +12,7 @@
  * Unknown extra fields are accepted and ignored in both readings (the real service adds fields such
  * as `resultChecksum` over time).
  */
-import { z } from "./zod.js";
-
-// zod/mini (the pane's bundle budget: about 4 KB against 22 KB for the full API) sets no locale of
-// its own: without one every message would read "Invalid input", and the client's errors name the
-// field and what was expected. The full API, when also loaded (the sandbox), sets the same one.
-if (!z.config().localeError) z.config(z.locales.en());
+import * as z from "./zod.js";
 
 const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
 const REPORT_SOURCES = ["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] as const;

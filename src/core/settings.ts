@@ -14,7 +14,7 @@ import { PlatformError } from "./errors.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
-import { z } from "./zod.js";
+import * as z from "./zod.js";
 
 /** Everything stored, secrets included. Never sent to a sidebar or a log. */
 export const StoredSettingsSchema = z.object({

@@ -5,9 +5,51 @@
  * it catches the failure, the browser reports a policy violation. A module of the core may parse
  * while it loads (settings.ts's EMPTY_SETTINGS), in whichever chunk loads it first, so the setting
  * lives with the import rather than in one host's entry.
+ *
+ * The core's modules import this module's namespace (`import * as z from "./zod.js"`), which holds
+ * only the functions named below. zod's own `z` is an object of its whole API, locales included:
+ * shared between the pane's chunks, the bundler keeps every part of it (about 80 KB gzipped, all
+ * evaluated before the first request), where named imports keep only what is used.
  */
-import { z } from "zod/mini";
 
-z.config({ jitless: true });
+import { en } from "zod/locales";
+import { config, type core } from "zod/mini";
 
-export { z };
+config({ jitless: true });
+
+// zod/mini sets no locale of its own: without one every message would read "Invalid input", and
+// the client's errors name the field and what was expected. The full API, when also loaded (the
+// sandbox), sets the same one.
+if (!config().localeError) config(en());
+
+export type { infer, ZodMiniType } from "zod/mini";
+export {
+  _default,
+  array,
+  boolean,
+  enum,
+  gte,
+  int,
+  iso,
+  looseObject,
+  lte,
+  maxLength,
+  minLength,
+  NEVER,
+  null,
+  nullable,
+  nullish,
+  number,
+  object,
+  optional,
+  pipe,
+  record,
+  regex,
+  string,
+  transform,
+  tuple,
+  union,
+  unknown,
+} from "zod/mini";
+/** The error a failed parse carries (`z.core.$ZodError` in zod's own namespace). */
+export type ZodError = core.$ZodError;

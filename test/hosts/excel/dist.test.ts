@@ -4,7 +4,7 @@
  * within the pane's 120 KB (gzip) budget; the parts used only after an action are chunks apart.
  * Office.js, from Microsoft's CDN, is not ours and not counted. Needs `npm run build`.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -16,10 +16,15 @@ const read = (file: string) => readFileSync(join(DIST, file), "utf8");
 /** The page's own scripts and preloads ("assets/x.js"), with their static imports, transitively. */
 function initialScripts(): string[] {
   const html = read("taskpane.html");
-  const queue = [
+  return withStaticImports([
     ...[...html.matchAll(/<script type="module"[^>]*\ssrc="\.\/([^"]+)"/g)].map((m) => m[1]!),
     ...[...html.matchAll(/<link rel="modulepreload"[^>]*\shref="\.\/([^"]+)"/g)].map((m) => m[1]!),
-  ];
+  ]);
+}
+
+/** `files` ("assets/x.js") and every chunk they import statically, transitively. */
+function withStaticImports(files: string[]): string[] {
+  const queue = [...files];
   const seen = new Set<string>();
   while (queue.length > 0) {
     const file = queue.shift()!;
@@ -34,15 +39,32 @@ function initialScripts(): string[] {
   return [...seen];
 }
 
+const gzipped = (files: string[]) =>
+  files.reduce((sum, f) => sum + gzipSync(read(f), { level: 9 }).length, 0);
+
 describe("dist/excel", () => {
   it("the task pane's initial JavaScript is within the pane's 120 KB (gzip) budget; the lazy parts are not in it", () => {
     const files = initialScripts();
     expect(files.some((f) => f.startsWith("assets/taskpane-"))).toBe(true);
-    const total = files.reduce((sum, f) => sum + gzipSync(read(f), { level: 9 }).length, 0);
-    expect(total).toBeLessThanOrEqual(120_000);
+    expect(gzipped(files)).toBeLessThanOrEqual(120_000);
     // Text of the settings form and the agent chat: in their own chunks only.
     const first = files.map(read).join("\n");
     expect(first).not.toContain("leave empty to keep it");
     expect(first).not.toContain("New conversation");
+  });
+
+  it("the code the first list waits for beyond the first screen (the gateway's) is small: zod's English messages only", () => {
+    const assets = readdirSync(join(DIST, "assets")).filter((f) => f.endsWith(".js"));
+    const gateway = assets.find((f) => /^direct-gateway-impl-.+\.js$/.test(f));
+    expect(gateway).toBeDefined();
+    const initial = new Set(initialScripts());
+    const extra = withStaticImports([`assets/${gateway}`]).filter((f) => !initial.has(f));
+    // zod's whole API with every locale it ships would be about 80 KB here alone.
+    expect(gzipped(extra)).toBeLessThanOrEqual(40_000);
+    const all = assets.map((f) => read(`assets/${f}`)).join("\n");
+    expect(all).toContain("Invalid input");
+    for (const foreign of ["Ungültige Eingabe", "Nieprawidłowe dane wejściowe", "Entrée invalide"]) {
+      expect(all).not.toContain(foreign);
+    }
   });
 });
