@@ -77,6 +77,12 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
+/**
+ * One formatter for every call: making an Intl formatter loads its locale data, which costs more
+ * than all the formatting of a long list.
+ */
+let relativeFormat: Intl.RelativeTimeFormat | null = null;
+
 /** "3 hours ago", "just now"; null when the timestamp cannot be read. */
 export function relativeTime(timestamp: string | null | undefined, now: number = Date.now()): string | null {
   if (!timestamp) return null;
@@ -85,7 +91,8 @@ export function relativeTime(timestamp: string | null | undefined, now: number =
   const seconds = Math.round((at - now) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 45) return "just now";
-  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  relativeFormat ??= new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const format = relativeFormat;
   for (const [unit, size] of UNITS) {
     if (abs >= size || unit === "minute") return format.format(Math.round(seconds / size), unit);
   }
