@@ -33,10 +33,10 @@ import { FocusRescueBox } from "./focusRescue.js";
 import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { Spinner, usePrefetchWhenShown } from "./lazy.js";
-import { RefreshingStatus } from "./listCache.js";
 import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
 import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
 import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
+import { RefreshingStatus } from "./RefreshingStatus.js";
 import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
 import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";

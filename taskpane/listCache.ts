@@ -1,15 +1,15 @@
 /**
  * The pane's first screen without a request waterfall: settings, the workbook (its context, sheets
  * and reports) and the list last shown for this workbook are asked for at once (`startFirstLoad`).
- * The last list is shown straight away, marked "Refreshing…" (RefreshingStatus, a polite live
- * region), until the fresh one replaces it.
+ * The last list is shown straight away, marked "Refreshing…" (RefreshingStatus.tsx, a polite
+ * live region), until the fresh one replaces it. No React here: a page may start the first load
+ * before the pane's code has loaded (the Excel page does, from its first script).
  *
  * Where the last list is kept: in memory for the page's life, and in the page's sessionStorage
  * (this browser tab's session only, gone when it closes) so that a reopened pane finds it. It is
  * what the pane already shows (report names, places, states), never settings or keys; see
  * docs/security.md.
  */
-import { Caption1 } from "@fluentui/react-components";
 import type { Report } from "../src/core/schema.js";
 import type {
   ActiveContext,
@@ -114,6 +114,11 @@ export function forgetKeptLists(): void {
   }
 }
 
+/** Whether the pane can list reports: a tenant URL and an API key are set. */
+export function isConnected(settings: PublicSettings | null): boolean {
+  return settings != null && settings.tenantUrl.trim() !== "" && settings.apiKeySet;
+}
+
 export interface FirstLoad {
   settings: Promise<PublicSettings>;
   /** The workbook's load: already started when `early`, else started by this call (once). */
@@ -121,27 +126,85 @@ export interface FirstLoad {
   early: boolean;
   /** The active context with the list kept for its workbook; null when none is kept. */
   kept: Promise<{ context: ActiveContext; list: KeptList } | null>;
+  /** What has arrived so far, set as each read succeeds. */
+  arrived: { settings?: PublicSettings; snapshot?: WorkbookSnapshot };
 }
 
 /**
- * Starts the first screen's reads together: the settings, the active context with the list kept
- * for its workbook, and, when a list was kept this session (so the add-in was connected), the
- * workbook's load. Before the add-in was ever connected here, the workbook waits for the settings:
- * nothing is asked of the service before there is a tenant and a key.
+ * The settings and the workbook of the first load started for `host`, when both have arrived and
+ * the add-in is connected; else null (the pane then renders its loading state and waits). Looks,
+ * does not take.
+ */
+export function firstLoadArrived(
+  host: SpreadsheetHost,
+): { settings: PublicSettings; snapshot: WorkbookSnapshot } | null {
+  const { settings, snapshot } = started.get(host)?.arrived ?? {};
+  return settings && snapshot && isConnected(settings) ? { settings, snapshot } : null;
+}
+
+/**
+ * Starts the first screen's reads together, before the pane renders (mount.tsx; the Excel page
+ * even before the pane's code has loaded): the settings, the active context with the list kept for
+ * its workbook, and, when a list was kept this session (so the add-in was connected), the
+ * workbook's load. Before the add-in was ever connected here, the workbook's load goes out as soon
+ * as the settings say it is: nothing is asked of the service before there is a tenant and a key.
+ * Started once per host until the pane takes it (`takeFirstLoad`).
  */
 export function startFirstLoad(host: SpreadsheetHost): FirstLoad {
+  const already = started.get(host);
+  if (already) return already;
+  const first = beginFirstLoad(host);
+  started.set(host, first);
+  return first;
+}
+
+/** First loads started before the pane rendered (mount.tsx), until the pane takes them. */
+const started = new WeakMap<SpreadsheetHost, FirstLoad>();
+
+/**
+ * The first load the pane's first screen uses: the one started for `host` before the pane rendered,
+ * if it has not been taken yet, else a new one. Taken once: a later start (after an error) reads
+ * everything afresh.
+ */
+export function takeFirstLoad(host: SpreadsheetHost): FirstLoad {
+  const first = started.get(host);
+  if (!first) return beginFirstLoad(host);
+  started.delete(host);
+  return first;
+}
+
+function beginFirstLoad(host: SpreadsheetHost): FirstLoad {
+  const arrived: FirstLoad["arrived"] = {};
   const settings = host.platform.getSettings();
+  settings.then(
+    (s) => {
+      arrived.settings = s;
+    },
+    () => undefined,
+  );
   const early = listedBefore();
   let loading: Promise<WorkbookSnapshot> | null = null;
   const workbook = () => {
     if (!loading) {
       loading = host.loadWorkbook();
       // Not connected after all: the pane asks for settings and this failure is not shown.
-      loading.catch(() => undefined);
+      loading.then(
+        (snapshot) => {
+          arrived.snapshot = snapshot;
+        },
+        () => undefined,
+      );
     }
     return loading;
   };
+  // Connected before (a list was kept): the workbook's load goes out with the settings' read.
+  // Otherwise it goes out as soon as the settings say the add-in is connected.
   if (early) void workbook();
+  else
+    settings.then(
+      (s) => void (isConnected(s) && workbook()),
+      () => undefined,
+    );
   const kept = host.activeContext().then(
     (context) => {
       const list = keptList(context.workbookId);
@@ -149,14 +212,5 @@ export function startFirstLoad(host: SpreadsheetHost): FirstLoad {
     },
     () => null,
   );
-  return { settings, workbook, early, kept };
-}
-
-/** "Refreshing…" while the list shown is the last one kept; announced politely when it appears. */
-export function RefreshingStatus({ shown }: { shown: boolean }) {
-  return (
-    <Caption1 role="status" aria-live="polite">
-      {shown ? "Refreshing…" : ""}
-    </Caption1>
-  );
+  return { settings, workbook, early, kept, arrived };
 }

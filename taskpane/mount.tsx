@@ -8,6 +8,7 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { App } from "./App.js";
+import { startFirstLoad } from "./listCache.js";
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
 // toasts), and a full-height portal node would cover the page.
@@ -46,6 +47,8 @@ function ThemedPane({ host }: { host: SpreadsheetHost }) {
 
 /** Renders the task pane into `container`; returns the function that unmounts it. */
 export function mountTaskPane(container: HTMLElement, host: SpreadsheetHost): () => void {
+  // The first screen's reads go out now, while React draws the first frame, not after it.
+  startFirstLoad(host);
   const root = createRoot(container);
   root.render(
     <StrictMode>

@@ -27,7 +27,7 @@ import type {
   WorkbookSnapshot,
 } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
-import { keepList, startFirstLoad } from "./listCache.js";
+import { firstLoadArrived, isConnected, keepList, takeFirstLoad } from "./listCache.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -45,10 +45,7 @@ export interface Notice {
 
 type Outcome = import("../src/hosts/host.js").Outcome;
 
-/** Whether the pane can list reports: a tenant URL and an API key are set. */
-export function isConnected(settings: PublicSettings | null): boolean {
-  return settings != null && settings.tenantUrl.trim() !== "" && settings.apiKeySet;
-}
+export { isConnected };
 
 export interface PaneState {
   phase: PanePhase;
@@ -80,8 +77,11 @@ export interface PaneState {
 }
 
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
-  const [phase, setPhase] = useState<PanePhase>("loading");
-  const [settings, setSettings] = useState<PublicSettings | null>(null);
+  // The first load started before the pane rendered may have arrived already: then the first
+  // render shows the list, not a loading state followed by the list (listCache.ts).
+  const [arrived] = useState(() => firstLoadArrived(host));
+  const [phase, setPhase] = useState<PanePhase>(arrived ? "ready" : "loading");
+  const [settings, setSettings] = useState<PublicSettings | null>(arrived ? arrived.settings : null);
   // For commands that arrive between renders.
   const settingsRef = useRef<PublicSettings | null>(null);
   settingsRef.current = settings;
@@ -92,18 +92,19 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   }, []);
   const [refreshing, setRefreshing] = useState(false);
   const [stale, setStale] = useState(false);
-  const [problems, setProblems] = useState<string[]>([]);
-  const [context, setContextState] = useState<ActiveContext | null>(null);
-  const [sheets, setSheetsState] = useState<SheetInfo[]>([]);
-  const [reports, setReportsState] = useState<Report[]>([]);
+  const first = arrived?.snapshot;
+  const [problems, setProblems] = useState<string[]>(first ? first.problems : []);
+  const [context, setContextState] = useState<ActiveContext | null>(first ? first.context : null);
+  const [sheets, setSheetsState] = useState<SheetInfo[]>(first ? first.sheets : []);
+  const [reports, setReportsState] = useState<Report[]>(first ? first.reports : []);
   const [busyKeys, setBusyKeys] = useState<ReadonlySet<string>>(() => new Set());
 
   // The latest values, written when they are set (not when React renders next), so that a command
   // arriving right after a load or a disconnect plans against what is really there.
   const live = useRef<{ reports: Report[]; context: ActiveContext | null; sheets: SheetInfo[] }>({
-    reports: [],
-    context: null,
-    sheets: [],
+    reports,
+    context,
+    sheets,
   });
   const setContext = useCallback((next: ActiveContext) => {
     live.current.context = next;
@@ -177,7 +178,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     setLoadError(null);
     setRefreshing(true);
     // Settings, the workbook and the list kept for it, asked for together (listCache.ts).
-    const first = startFirstLoad(host);
+    const first = takeFirstLoad(host);
     // The kept list is shown only if it comes before anything fresher (the load, or setup).
     let settled = false;
     const settle = () => {
@@ -225,12 +226,13 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     mounted.current = true;
     if (startedFor.current !== host) {
       startedFor.current = host;
-      loading.current = start();
+      if (arrived) takeFirstLoad(host);
+      else loading.current = start();
     }
     return () => {
       mounted.current = false;
     };
-  }, [host, start]);
+  }, [host, start, arrived]);
 
   // The list as the user last saw it, kept for the next time the pane opens on this workbook
   // (listCache.ts): after every load and every disconnect, never while the kept one is shown. Not

@@ -23,7 +23,7 @@ import { forgetKeptLists } from "../../taskpane/listCache.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// Each test opens the pane in a fresh session: no list kept by an earlier test (listCache.tsx).
+// Each test opens the pane in a fresh session: no list kept by an earlier test (listCache.ts).
 beforeEach(() => forgetKeptLists());
 
 // jsdom lacks a few browser APIs Fluent reaches for.

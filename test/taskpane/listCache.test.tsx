@@ -1,13 +1,15 @@
 // @vitest-environment jsdom
 /**
  * The first screen (listCache.ts): settings and the workbook are asked for together, not one after
- * the other; the list last shown for this workbook is shown at once, marked "Refreshing…" in a
- * status region, until the fresh list replaces it; a list is kept per workbook only.
+ * the other, and before the pane renders; a first load that has arrived is what the first render
+ * shows; the list last shown for this workbook is shown at once, marked "Refreshing…" in a status
+ * region, until the fresh list replaces it; a list is kept per workbook only.
  */
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PublicSettings, WorkbookSnapshot } from "../../src/hosts/host.js";
-import { forgetKeptLists } from "../../taskpane/listCache.js";
+import { forgetKeptLists, startFirstLoad } from "../../taskpane/listCache.js";
+import { mountTaskPane } from "../../taskpane/mount.js";
 import { CONNECTED, ctx, deferred, FakeHost, report, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";
 
@@ -48,6 +50,39 @@ describe("the first screen", () => {
     await waitFor(() => expect(names(root).join()).toContain("Revenue by region"));
   });
 
+  it("asks for the workbook as soon as the settings say the add-in is connected, before any pane renders", async () => {
+    const host = new FakeHost();
+    const settings = deferred<PublicSettings>();
+    host.platform.getSettings = () => settings.promise;
+    startFirstLoad(host);
+    expect(host.calls.loadWorkbook).toBe(0);
+    settings.resolve(CONNECTED);
+    await waitFor(() => expect(host.calls.loadWorkbook).toBe(1));
+
+    // The pane then takes that load: one request, not a second.
+    await renderPane(host, { until: (root) => expect(names(root).join()).toContain("Pipeline by stage") });
+    expect(host.calls.loadWorkbook).toBe(1);
+  });
+
+  it("draws the list in its first render when the first load arrived before the pane mounted", async () => {
+    const host = new FakeHost();
+    await startFirstLoad(host).workbook();
+    const container = document.createElement("div");
+    document.body.append(container);
+    // Rendered and committed, with nothing awaited: no loading state first.
+    let unmount = () => {};
+    act(() => {
+      unmount = mountTaskPane(container, host);
+    });
+    try {
+      expect(names(container).join()).toContain("Pipeline by stage");
+      expect(container.textContent).not.toContain("Loading");
+      expect(host.calls.loadWorkbook).toBe(1);
+    } finally {
+      act(() => unmount());
+    }
+  });
+
   it("shows the list last kept for this workbook at once, marked Refreshing…, until the fresh one lands", async () => {
     // A first pane loads the list for the workbook.
     const first = await renderPane(new FakeHost(), {
@@ -71,11 +106,13 @@ describe("the first screen", () => {
 
   it("keeps the list as a disconnect left it: a pane opened again never shows the removed placement", async () => {
     const first = new FakeHost();
-    await renderPane(first, {
+    const shown = await renderPane(first, {
       until: (root) => expect(names(root).join()).toContain("Top customers"),
     });
     const outcome = await first.command(ctx("Sales", "H3"));
     expect(outcome.ok).toBe(true);
+    // The pane is opened again after the first one showed the placement gone.
+    await waitFor(() => expect(names(shown).join()).not.toContain("Top customers"));
 
     const host = new SlowWorkbookHost();
     const again = await renderPane(host, {

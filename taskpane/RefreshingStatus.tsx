@@ -1,0 +1,13 @@
+/**
+ * "Refreshing…" while the list shown is the one last kept for this workbook (listCache.ts);
+ * announced politely when it appears.
+ */
+import { Caption1 } from "@fluentui/react-components";
+
+export function RefreshingStatus({ shown }: { shown: boolean }) {
+  return (
+    <Caption1 role="status" aria-live="polite">
+      {shown ? "Refreshing…" : ""}
+    </Caption1>
+  );
+}
