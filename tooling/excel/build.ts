@@ -42,11 +42,12 @@ function addinFiles(): Plugin {
 }
 
 /**
- * Loads early.ts, built as an entry of its own, ahead of the pane's module script in taskpane.html.
- * Vite turns the module scripts of one page into one entry, which runs only once its whole module
- * graph has loaded; an async module script runs as soon as its own small graph has, so the
- * right-click command is associated before the pane's code arrives. Office.js, a classic script
- * earlier in the page, has run by then.
+ * Loads early.ts and first-load.ts, each built as an entry of its own, ahead of the pane's module
+ * script in taskpane.html. Vite turns the module scripts of one page into one entry, which runs
+ * only once its whole module graph has loaded; an async module script runs as soon as its own
+ * small graph has, so the right-click command is associated, and the first list's reads are on
+ * their way, before the pane's code arrives. Office.js, a classic script earlier in the page, has
+ * run by then.
  */
 function earlyScript(): Plugin {
   return {
@@ -56,21 +57,26 @@ function earlyScript(): Plugin {
       order: "post",
       handler(html, ctx) {
         if (!ctx.filename.endsWith("taskpane.html") || !ctx.bundle) return html;
-        const early = Object.values(ctx.bundle).find(
-          (c) => c.type === "chunk" && c.isEntry && c.name === EARLY_ENTRY,
-        );
-        if (!early) throw new Error(`the ${EARLY_ENTRY} entry is missing from the excel build`);
-        // async: it runs as soon as it has loaded, not in turn after the pane's deferred module.
-        const tag = `<script type="module" async crossorigin src="./${early.fileName}"></script>`;
+        const tags = EARLY_ENTRIES.map((name) => {
+          const chunk = Object.values(ctx.bundle!).find(
+            (c) => c.type === "chunk" && c.isEntry && c.name === name,
+          );
+          if (!chunk) throw new Error(`the ${name} entry is missing from the excel build`);
+          // async: it runs as soon as it has loaded, not in turn after the pane's deferred module.
+          return `<script type="module" async crossorigin src="./${chunk.fileName}"></script>\n    `;
+        });
         const at = html.indexOf('<script type="module"');
-        if (at < 0) throw new Error("taskpane.html has no module script to load early.ts before");
-        return `${html.slice(0, at)}${tag}\n    ${preloads(ctx.bundle)}${html.slice(at)}`;
+        if (at < 0) throw new Error("taskpane.html has no module script to load the early scripts before");
+        return `${html.slice(0, at)}${tags.join("")}${preloads(ctx.bundle)}${html.slice(at)}`;
       },
     },
   };
 }
 
 const EARLY_ENTRY = "command-early";
+const FIRST_LOAD_ENTRY = "first-load";
+/** The async scripts ahead of the pane's module, in this order. */
+const EARLY_ENTRIES = [EARLY_ENTRY, FIRST_LOAD_ENTRY];
 const PANE_ENTRY = "taskpane";
 
 /**
@@ -119,6 +125,7 @@ export function excelBuild(): UserConfig {
           taskpane: resolve(HERE, "taskpane.html"),
           help: resolve(HERE, "help.html"),
           [EARLY_ENTRY]: resolve(HERE, "early.ts"),
+          [FIRST_LOAD_ENTRY]: resolve(HERE, "first-load.ts"),
         },
       },
     },

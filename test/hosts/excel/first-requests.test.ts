@@ -1,9 +1,10 @@
 /**
  * The Excel pane's first list without a request waterfall: with settings stored, what the first
  * request to the tenant needs (the add-in server's config.json, and every chunk the gateway's code
- * imports) is asked for without waiting for the gateway's own chunk to arrive. Proved by holding
- * that chunk back: everything else it needs must be requested meanwhile. The built pane (dist/excel,
- * `npm run build`) over the add-in server, Office.js replaced by the stand-in.
+ * imports) is asked for without waiting for the gateway's own chunk to arrive, and the list itself
+ * without waiting for the pane's module. Proved by holding a chunk back: what does not need it must
+ * be requested meanwhile. The built pane (dist/excel, `npm run build`) over the add-in server,
+ * Office.js replaced by the stand-in.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -60,7 +61,7 @@ describe("the Excel pane's first requests", () => {
     const needed = [...staticImports(impl!)];
     expect(needed.length).toBeGreaterThan(0);
 
-    const { page, requested, release } = await openHeld(server, impl!);
+    const { page, requested, release } = await openHeld(server, `/assets/${impl}`);
     try {
       const wanted = ["/config.json", ...needed.map((n) => `/assets/${n}`)];
       await expect
@@ -76,9 +77,26 @@ describe("the Excel pane's first requests", () => {
     }
   });
 
+  it("asks the tenant for this workbook's reports while the pane's own module is still on its way", async () => {
+    const pane = readdirSync(ASSETS).find((f) => /^taskpane-.+\.js$/.test(f));
+    expect(pane).toBeDefined();
+    const { page, requested, release } = await openHeld(server, `/assets/${pane}`);
+    try {
+      const listRequest = `${TENANT}/api/v1/deployments/1/reports?externalWorkbookId=${encodeURIComponent(DEMO_WORKBOOK.id)}`;
+      await expect
+        .poll(() => requested.some((r) => r.startsWith(listRequest)), { timeout: 10_000 })
+        .toBe(true);
+      // The pane has not rendered: its module is the one held back.
+      expect(await page.locator("#root").evaluate((root) => root.childElementCount)).toBe(0);
+    } finally {
+      release();
+      await page.context().close();
+    }
+  });
+
   it("opens no connection to a tenant the add-in server relays", async () => {
     const impl = readdirSync(ASSETS).find((f) => /^direct-gateway-impl-.+\.js$/.test(f))!;
-    const { page, requested, release } = await openHeld(relaying, impl);
+    const { page, requested, release } = await openHeld(relaying, `/assets/${impl}`);
     try {
       await expect.poll(() => paths(requested).includes("/config.json")).toBe(true);
       // Once the pane has its settings and the relay's list, the list request goes through the relay.
@@ -92,8 +110,8 @@ describe("the Excel pane's first requests", () => {
   });
 });
 
-/** The pane's page with settings for TENANT stored, the gateway's chunk `impl` held until `release`. */
-async function openHeld(on: RunningAddinServer, impl: string) {
+/** The pane's page with settings for TENANT stored, the file at `heldPath` held until `release`. */
+async function openHeld(on: RunningAddinServer, heldPath: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const requested: string[] = [];
@@ -119,7 +137,7 @@ async function openHeld(on: RunningAddinServer, impl: string) {
   await page.route("**/*", async (route) => {
     const target = route.request().url();
     if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
-    if (target.endsWith(`/assets/${impl}`)) await held;
+    if (new URL(target).pathname === heldPath) await held;
     if (target.startsWith(origin)) return route.continue();
     return route.abort();
   });
