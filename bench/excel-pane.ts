@@ -32,6 +32,12 @@ export const EXCEL_PANE_ITEM = "#root li[data-placement-key]";
 export interface ServedExcelPane {
   /** taskpane.html on the add-in server (plain HTTP on loopback, as the bare React page is served). */
   url: string;
+  /**
+   * For the browser's launch: Office.js's host mapped to the local server of the stand-in. Not a
+   * Playwright route: with a route set, every request of the page is paused and handed to this
+   * process to decide, which would slow each of the pane's requests and none of the bare page's.
+   */
+  browserArgs: string[];
   /** The fresh context's options and the Office.js route, for `navigate`. */
   navigation: NavigateOptions;
   close(): Promise<void>;
@@ -62,6 +68,29 @@ async function startHttpsSandbox(seed: Seed, tls: { cert: string; key: string })
         sandbox.close();
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+/** The Office.js stand-in, served over HTTPS on loopback (the page asks for it over HTTPS). */
+async function serveOfficeStandIn(body: string, tls: { cert: string; key: string }) {
+  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, (_request, response) => {
+    response.writeHead(200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "no-store",
+    });
+    response.end(body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }
@@ -106,16 +135,14 @@ export async function serveExcelPane(excelDir: string, seed: Seed): Promise<Serv
       active: { sheet: "Summary", cell: "B2" },
       storage: storedSettings(sandbox.url),
     });
+    const office = await serveOfficeStandIn(standIn, tls);
+    closers.push(office.close);
     return {
       url: `${server.url}/taskpane.html`,
+      browserArgs: [`--host-resolver-rules=MAP ${new URL(OFFICE_JS).hostname} 127.0.0.1:${office.port}`],
       navigation: {
         // Excel's task pane is 350 px wide; the dev certificate's authority is not trusted here.
         context: { viewport: { width: 350, height: 800 }, ignoreHTTPSErrors: true },
-        prepare: async (page: Page) => {
-          await page.route(OFFICE_JS, (route) =>
-            route.fulfill({ contentType: "text/javascript", body: standIn }),
-          );
-        },
       },
       close,
     };
@@ -125,7 +152,7 @@ export async function serveExcelPane(excelDir: string, seed: Seed): Promise<Serv
   }
 }
 
-/** Whether the pane has kept a list for this session (taskpane/listCache.tsx). */
+/** Whether the pane has kept a list for this session (taskpane/listCache.ts). */
 export async function listKept(page: Page): Promise<boolean> {
   return page.evaluate(() =>
     Object.keys(sessionStorage).some((key) => key.startsWith("reporting-platform:last-list:")),

@@ -35,7 +35,7 @@ export async function run(): Promise<void> {
     where: `Summary!B${i * 3 + 2}:E${i * 3 + 3}`,
   }));
   const bare = await serveStatic(b.bare, { "/items.json": () => items });
-  const launched = await launchBrowser();
+  const launched = await launchBrowser(excel.browserArgs);
   try {
     const once = async (url: string, selector: string) => {
       const nav = await navigate(launched.browser, url, selector);

@@ -16,12 +16,14 @@ export interface LaunchedBrowser {
 /**
  * Playwright refuses `--user-data-dir` in `launch()` (it wants `launchPersistentContext` for that):
  * it starts Chromium with a fresh temporary profile of its own and removes it on close, which is the
- * same thing. The tests then use one new context (empty storage) per flow.
+ * same thing. The tests then use one new context (empty storage) per flow. `extraArgs` go to
+ * Chromium as well (the bench maps Microsoft's Office.js host to a local server with them).
  */
-export async function launchBrowser(): Promise<LaunchedBrowser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
+      ...extraArgs,
       "--headless",
       "--no-sandbox",
       "--disable-gpu",
