@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   placedReports,
   relativeTime,
@@ -46,5 +46,41 @@ describe("the placement view shared by the pane and the host commands", () => {
     expect(relativeTime("2026-11-21T12:00:00Z", now)).toBe("yesterday");
     expect(relativeTime("garbage", now)).toBeNull();
     expect(relativeTime(null, now)).toBeNull();
+  });
+
+  it("says it as Intl.RelativeTimeFormat says it in English, past and future, without making one (its first costs 50 ms)", async () => {
+    const intl = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+    const units: [Intl.RelativeTimeFormatUnit, number][] = [
+      ["year", 365 * 86400],
+      ["month", 30 * 86400],
+      ["week", 7 * 86400],
+      ["day", 86400],
+      ["hour", 3600],
+      ["minute", 60],
+    ];
+    const expected = (seconds: number) => {
+      if (Math.abs(seconds) < 45) return "just now";
+      const [unit, size] = units.find(([u, size]) => Math.abs(seconds) >= size || u === "minute")!;
+      return intl.format(Math.round(seconds / size), unit);
+    };
+    const made = vi.spyOn(Intl, "RelativeTimeFormat");
+    // A fresh copy of the module: nothing made by an earlier call counts as already there.
+    vi.resetModules();
+    const fresh = (await import("../../src/core/placement-view.js")).relativeTime;
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    const offsets = [
+      ...Array.from({ length: 400 }, (_, i) => i * 29),
+      ...Array.from({ length: 400 }, (_, i) => i * 1_901),
+      ...Array.from({ length: 400 }, (_, i) => i * 86_399),
+      ...[1, 2, 11, 999, 1_000, 1_234, 12_345].map((years) => years * 365 * 86400),
+    ];
+    for (const offset of offsets) {
+      for (const seconds of [-offset, offset]) {
+        const at = new Date(now + seconds * 1000).toISOString();
+        expect(fresh(at, now), `${seconds} s`).toBe(expected(seconds));
+      }
+    }
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
   });
 });
