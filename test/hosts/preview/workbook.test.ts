@@ -148,6 +148,14 @@ describe("PreviewWorkbook built from DEMO_WORKBOOK", () => {
     expect(s.values.has(PIPELINE.recreated.previousId)).toBe(false);
     // Nothing was placed on Notes in deployment 1, but deployment 2's "Warehouse Stock" is.
     expect(s.values.get(NOTES.id)?.get("B2")).toBe("Warehouse Stock");
+    // The numbers under the header: whole numbers written as en-US writes them ("1,234").
+    const numbers = [...(s.values.get(SUMMARY.id) ?? new Map()).entries()].filter(([cell]) =>
+      /^[C-F][3-8]$/.test(cell),
+    );
+    expect(numbers.length).toBeGreaterThan(0);
+    for (const [, text] of numbers) {
+      expect(text).toBe(Number(text.replaceAll(",", "")).toLocaleString("en-US"));
+    }
   });
 });
 
