@@ -127,7 +127,16 @@ export interface FirstLoad {
   /** The active context with the list kept for its workbook; null when none is kept. */
   kept: Promise<{ context: ActiveContext; list: KeptList } | null>;
   /** What has arrived so far, set as each read succeeds. */
-  arrived: { settings?: PublicSettings; snapshot?: WorkbookSnapshot };
+  arrived: {
+    settings?: PublicSettings;
+    snapshot?: WorkbookSnapshot;
+    kept?: { context: ActiveContext; list: KeptList };
+  };
+  /**
+   * Settles once the first screen has something to show other than a loading state: the list
+   * (fresh, or the one kept for the workbook), the settings form, or an error.
+   */
+  shown: Promise<void>;
 }
 
 /**
@@ -140,6 +149,11 @@ export function firstLoadArrived(
 ): { settings: PublicSettings; snapshot: WorkbookSnapshot } | null {
   const { settings, snapshot } = started.get(host)?.arrived ?? {};
   return settings && snapshot && isConnected(settings) ? { settings, snapshot } : null;
+}
+
+/** The list kept for the workbook, when the first load started for `host` has found it already. */
+export function keptListArrived(host: SpreadsheetHost): { context: ActiveContext; list: KeptList } | null {
+  return started.get(host)?.arrived.kept ?? null;
 }
 
 /**
@@ -208,9 +222,15 @@ function beginFirstLoad(host: SpreadsheetHost): FirstLoad {
   const kept = host.activeContext().then(
     (context) => {
       const list = keptList(context.workbookId);
+      if (list) arrived.kept = { context, list };
       return list ? { context, list } : null;
     },
     () => null,
   );
-  return { settings, workbook, early, kept, arrived };
+  const done = () => undefined;
+  const shown = Promise.race([
+    settings.then((s) => (isConnected(s) ? workbook() : undefined)),
+    kept.then((list) => (list ? undefined : new Promise<never>(() => {}))),
+  ]).then(done, done);
+  return { settings, workbook, early, kept, arrived, shown };
 }

@@ -8,7 +8,7 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { App } from "./App.js";
-import { startFirstLoad } from "./listCache.js";
+import { firstLoadArrived, startFirstLoad } from "./listCache.js";
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
 // toasts), and a full-height portal node would cover the page.
@@ -45,15 +45,37 @@ function ThemedPane({ host }: { host: SpreadsheetHost }) {
   );
 }
 
+/**
+ * How long the pane waits for its first screen's reads before it draws their loading state. A
+ * wait this short needs no indicator, and one that ends within it makes the list the first frame,
+ * instead of a loading frame drawn and replaced at once (both cost the first list's time); a
+ * longer wait shows the loading state when this runs out.
+ */
+export const FIRST_FRAME_WAIT_MS = 200;
+
 /** Renders the task pane into `container`; returns the function that unmounts it. */
 export function mountTaskPane(container: HTMLElement, host: SpreadsheetHost): () => void {
-  // The first screen's reads go out now, while React draws the first frame, not after it.
-  startFirstLoad(host);
+  // The first screen's reads go out now, before React draws anything.
+  const first = startFirstLoad(host);
   const root = createRoot(container);
-  root.render(
-    <StrictMode>
-      <ThemedPane host={host} />
-    </StrictMode>,
-  );
-  return () => root.unmount();
+  let drawn = false;
+  const draw = () => {
+    if (drawn) return;
+    drawn = true;
+    clearTimeout(timer);
+    root.render(
+      <StrictMode>
+        <ThemedPane host={host} />
+      </StrictMode>,
+    );
+  };
+  const timer = setTimeout(draw, FIRST_FRAME_WAIT_MS);
+  // Arrived already (the Excel page starts the reads before this code has loaded): draw now.
+  if (firstLoadArrived(host)) draw();
+  else void first.shown.then(draw);
+  return () => {
+    drawn = true;
+    clearTimeout(timer);
+    root.unmount();
+  };
 }

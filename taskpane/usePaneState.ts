@@ -27,7 +27,7 @@ import type {
   WorkbookSnapshot,
 } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
-import { firstLoadArrived, isConnected, keepList, takeFirstLoad } from "./listCache.js";
+import { firstLoadArrived, isConnected, keepList, keptListArrived, takeFirstLoad } from "./listCache.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -80,7 +80,9 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   // The first load started before the pane rendered may have arrived already: then the first
   // render shows the list, not a loading state followed by the list (listCache.ts).
   const [arrived] = useState(() => firstLoadArrived(host));
-  const [phase, setPhase] = useState<PanePhase>(arrived ? "ready" : "loading");
+  // Else the list kept for this workbook, when already found: shown at once, refreshing.
+  const [kept] = useState(() => (arrived ? null : keptListArrived(host)));
+  const [phase, setPhase] = useState<PanePhase>(arrived || kept ? "ready" : "loading");
   const [settings, setSettings] = useState<PublicSettings | null>(arrived ? arrived.settings : null);
   // For commands that arrive between renders.
   const settingsRef = useRef<PublicSettings | null>(null);
@@ -90,9 +92,9 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const setLoadError = useCallback((error: unknown) => {
     setLoadFailure(error == null ? null : { error });
   }, []);
-  const [refreshing, setRefreshing] = useState(false);
-  const [stale, setStale] = useState(false);
-  const first = arrived?.snapshot;
+  const [refreshing, setRefreshing] = useState(kept != null);
+  const [stale, setStale] = useState(kept != null);
+  const first = arrived ? arrived.snapshot : kept ? { context: kept.context, ...kept.list } : undefined;
   const [problems, setProblems] = useState<string[]>(first ? first.problems : []);
   const [context, setContextState] = useState<ActiveContext | null>(first ? first.context : null);
   const [sheets, setSheetsState] = useState<SheetInfo[]>(first ? first.sheets : []);

@@ -46,8 +46,10 @@ describe("accessibility (axe, every impact level)", () => {
       await gate.promise;
       return load();
     };
-    const root = await renderPane(host);
-    expect(root.textContent).toContain("Loading the workbook");
+    // Drawn once the load has taken longer than a moment (mount.tsx).
+    const root = await renderPane(host, {
+      until: (root) => expect(root.textContent).toContain("Loading the workbook"),
+    });
     expectOneMainAndH1(root);
     expect(await violations()).toEqual([]);
     gate.resolve();

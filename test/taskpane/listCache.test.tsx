@@ -83,6 +83,54 @@ describe("the first screen", () => {
     }
   });
 
+  it("draws no loading frame when the first load answers within a moment: the list is the first frame", async () => {
+    const host = new SlowWorkbookHost();
+    const container = document.createElement("div");
+    document.body.append(container);
+    const drawn: string[] = [];
+    const observer = new MutationObserver(() => drawn.push(container.textContent ?? ""));
+    observer.observe(container, { childList: true, subtree: true, characterData: true });
+    let unmount = () => {};
+    act(() => {
+      unmount = mountTaskPane(container, host);
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      await act(async () => host.gate.resolve());
+      await waitFor(() => expect(names(container).join()).toContain("Pipeline by stage"));
+      expect(drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
+    } finally {
+      observer.disconnect();
+      act(() => unmount());
+    }
+  });
+
+  it("draws the list kept for this workbook in the reopened pane's first frame, with no loading frame before it", async () => {
+    await renderPane(new FakeHost(), {
+      until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
+    });
+    const host = new SlowWorkbookHost();
+    const container = document.createElement("div");
+    document.body.append(container);
+    const drawn: string[] = [];
+    const observer = new MutationObserver(() => drawn.push(container.textContent ?? ""));
+    observer.observe(container, { childList: true, subtree: true, characterData: true });
+    let unmount = () => {};
+    await act(async () => {
+      unmount = mountTaskPane(container, host);
+    });
+    try {
+      await waitFor(() => expect(names(container).join()).toContain("Pipeline by stage"));
+      expect(status(container)).toBe("Refreshing…");
+      expect(drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
+      await act(async () => host.gate.resolve());
+      await waitFor(() => expect(status(container)).toBe(""));
+    } finally {
+      observer.disconnect();
+      act(() => unmount());
+    }
+  });
+
   it("shows the list last kept for this workbook at once, marked Refreshing…, until the fresh one lands", async () => {
     // A first pane loads the list for the workbook.
     const first = await renderPane(new FakeHost(), {
@@ -139,9 +187,9 @@ describe("the first screen", () => {
     });
     const host = new SlowWorkbookHost({ context: { ...ctx("Sales", "A1"), workbookId: "wb-else" } });
     expect(host.context.workbookId).not.toBe(WORKBOOK_ID);
-    const other = await renderPane(host);
+    // The pane draws its loading state once the load has taken more than a moment (mount.tsx).
+    const other = await renderPane(host, { until: (root) => expect(status(root)).toBe("") });
     expect(names(other)).toEqual([]);
-    expect(status(other)).toBe("");
     host.gate.resolve();
   });
 
