@@ -27,6 +27,27 @@ const status = (root: HTMLElement) => root.querySelector('[role="status"]')?.tex
 const names = (root: HTMLElement) =>
   [...root.querySelectorAll("li[data-placement-key]")].map((li) => li.textContent ?? "");
 
+/** The pane mounted for `host` with every text it draws recorded, frame by frame. */
+async function mountWatched(host: FakeHost) {
+  const container = document.createElement("div");
+  document.body.append(container);
+  const drawn: string[] = [];
+  const observer = new MutationObserver(() => drawn.push(container.textContent ?? ""));
+  observer.observe(container, { childList: true, subtree: true, characterData: true });
+  let unmount = () => {};
+  await act(async () => {
+    unmount = mountTaskPane(container, host);
+  });
+  return {
+    container,
+    drawn,
+    unmount() {
+      observer.disconnect();
+      act(() => unmount());
+    },
+  };
+}
+
 beforeEach(() => {
   forgetKeptLists();
 });
@@ -85,23 +106,14 @@ describe("the first screen", () => {
 
   it("draws no loading frame when the first load answers within a moment: the list is the first frame", async () => {
     const host = new SlowWorkbookHost();
-    const container = document.createElement("div");
-    document.body.append(container);
-    const drawn: string[] = [];
-    const observer = new MutationObserver(() => drawn.push(container.textContent ?? ""));
-    observer.observe(container, { childList: true, subtree: true, characterData: true });
-    let unmount = () => {};
-    act(() => {
-      unmount = mountTaskPane(container, host);
-    });
+    const pane = await mountWatched(host);
     try {
       await new Promise((r) => setTimeout(r, 50));
       await act(async () => host.gate.resolve());
-      await waitFor(() => expect(names(container).join()).toContain("Pipeline by stage"));
-      expect(drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
+      await waitFor(() => expect(names(pane.container).join()).toContain("Pipeline by stage"));
+      expect(pane.drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
     } finally {
-      observer.disconnect();
-      act(() => unmount());
+      pane.unmount();
     }
   });
 
@@ -110,24 +122,15 @@ describe("the first screen", () => {
       until: (root) => expect(names(root).join()).toContain("Pipeline by stage"),
     });
     const host = new SlowWorkbookHost();
-    const container = document.createElement("div");
-    document.body.append(container);
-    const drawn: string[] = [];
-    const observer = new MutationObserver(() => drawn.push(container.textContent ?? ""));
-    observer.observe(container, { childList: true, subtree: true, characterData: true });
-    let unmount = () => {};
-    await act(async () => {
-      unmount = mountTaskPane(container, host);
-    });
+    const pane = await mountWatched(host);
     try {
-      await waitFor(() => expect(names(container).join()).toContain("Pipeline by stage"));
-      expect(status(container)).toBe("Refreshing…");
-      expect(drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
+      await waitFor(() => expect(names(pane.container).join()).toContain("Pipeline by stage"));
+      expect(status(pane.container)).toBe("Refreshing…");
+      expect(pane.drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);
       await act(async () => host.gate.resolve());
-      await waitFor(() => expect(status(container)).toBe(""));
+      await waitFor(() => expect(status(pane.container)).toBe(""));
     } finally {
-      observer.disconnect();
-      act(() => unmount());
+      pane.unmount();
     }
   });
 
