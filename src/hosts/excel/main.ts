@@ -1,12 +1,13 @@
 /**
  * The Excel task pane page. With the shared runtime it is also the FunctionFile, so the right-click
  * command reaches the same host (and so the same pane) as the ribbon. The command is associated
- * earlier, by early.ts (a separate, small script that runs before this module has loaded); here it
+ * earlier, by early.ts (a separate, tiny script that runs before this module has loaded); here it
  * gets its handler, and any right-click that arrived meanwhile runs.
  *
- * The host and the first screen's reads are started by early.ts too, once Office is ready
- * (start.ts), so the first list's requests go out while this module loads; what the first screen
- * does not run, the command's code, is loaded apart, started here at once.
+ * The host and the first screen's reads are started by first-load.ts, the page's other early
+ * script, once Office is ready (start.ts), so the first list's requests go out while this module
+ * loads; what the first screen does not run, the command's code, is loaded apart, started here at
+ * once.
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
 import type { CommandOutcome } from "./commands.js";
@@ -24,12 +25,12 @@ function showNotice(outcome: CommandOutcome) {
   notice.hidden = false;
 }
 
-// When this module runs before early.ts (it need not: both load at once), its loads start here.
+// When this module runs before first-load.ts (it need not: both load at once), its loads start here.
 prepareExcel();
 
 Office.onReady(() => {
   const root = document.getElementById("root")!;
-  // Made by early.ts when it ran first (its first load is then on its way), else made here.
+  // Made by first-load.ts when it ran first (its first load is then on its way), else made here.
   const host = startExcel();
   const showTaskpane = () => Office.addin.showAsTaskpane();
 
