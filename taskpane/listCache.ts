@@ -139,21 +139,22 @@ export interface FirstLoad {
   shown: Promise<void>;
 }
 
-/**
- * The settings and the workbook of the first load started for `host`, when both have arrived and
- * the add-in is connected; else null (the pane then renders its loading state and waits). Looks,
- * does not take.
- */
-export function firstLoadArrived(
-  host: SpreadsheetHost,
-): { settings: PublicSettings; snapshot: WorkbookSnapshot } | null {
-  const { settings, snapshot } = started.get(host)?.arrived ?? {};
-  return settings && snapshot && isConnected(settings) ? { settings, snapshot } : null;
-}
+/** What the pane's first frame can show without waiting for anything more. */
+export type FirstFrame =
+  /** The fresh workbook, with the settings that say the add-in is connected. */
+  | { stale: false; settings: PublicSettings; snapshot: WorkbookSnapshot }
+  /** The list kept for this workbook, shown while the fresh one loads (settings still on their way). */
+  | { stale: true; settings: null; snapshot: WorkbookSnapshot };
 
-/** The list kept for the workbook, when the first load started for `host` has found it already. */
-export function keptListArrived(host: SpreadsheetHost): { context: ActiveContext; list: KeptList } | null {
-  return started.get(host)?.arrived.kept ?? null;
+/**
+ * What the first load started for `host` has brought so far for the first frame, or null (the
+ * pane then waits, and shows its loading state). Looks, does not take.
+ */
+export function firstFrame(host: SpreadsheetHost): FirstFrame | null {
+  const { settings, snapshot, kept } = started.get(host)?.arrived ?? {};
+  if (settings && snapshot && isConnected(settings)) return { stale: false, settings, snapshot };
+  if (kept) return { stale: true, settings: null, snapshot: { context: kept.context, ...kept.list } };
+  return null;
 }
 
 /**
@@ -190,12 +191,6 @@ export function takeFirstLoad(host: SpreadsheetHost): FirstLoad {
 function beginFirstLoad(host: SpreadsheetHost): FirstLoad {
   const arrived: FirstLoad["arrived"] = {};
   const settings = host.platform.getSettings();
-  settings.then(
-    (s) => {
-      arrived.settings = s;
-    },
-    () => undefined,
-  );
   const early = listedBefore();
   let loading: Promise<WorkbookSnapshot> | null = null;
   const workbook = () => {
@@ -214,11 +209,10 @@ function beginFirstLoad(host: SpreadsheetHost): FirstLoad {
   // Connected before (a list was kept): the workbook's load goes out with the settings' read.
   // Otherwise it goes out as soon as the settings say the add-in is connected.
   if (early) void workbook();
-  else
-    settings.then(
-      (s) => void (isConnected(s) && workbook()),
-      () => undefined,
-    );
+  const fresh = settings.then((s) => {
+    arrived.settings = s;
+    return isConnected(s) ? workbook() : undefined;
+  });
   const kept = host.activeContext().then(
     (context) => {
       const list = keptList(context.workbookId);
@@ -229,7 +223,7 @@ function beginFirstLoad(host: SpreadsheetHost): FirstLoad {
   );
   const done = () => undefined;
   const shown = Promise.race([
-    settings.then((s) => (isConnected(s) ? workbook() : undefined)),
+    fresh,
     kept.then((list) => (list ? undefined : new Promise<never>(() => {}))),
   ]).then(done, done);
   return { settings, workbook, early, kept, arrived, shown };

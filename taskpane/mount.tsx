@@ -8,7 +8,7 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { App } from "./App.js";
-import { firstLoadArrived, startFirstLoad } from "./listCache.js";
+import { firstFrame, startFirstLoad } from "./listCache.js";
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
 // toasts), and a full-height portal node would cover the page.
@@ -71,7 +71,7 @@ export function mountTaskPane(container: HTMLElement, host: SpreadsheetHost): ()
   };
   const timer = setTimeout(draw, FIRST_FRAME_WAIT_MS);
   // Arrived already (the Excel page starts the reads before this code has loaded): draw now.
-  if (firstLoadArrived(host)) draw();
+  if (firstFrame(host)) draw();
   else void first.shown.then(draw);
   return () => {
     drawn = true;

@@ -27,7 +27,7 @@ import type {
   WorkbookSnapshot,
 } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
-import { firstLoadArrived, isConnected, keepList, keptListArrived, takeFirstLoad } from "./listCache.js";
+import { firstFrame, isConnected, keepList, takeFirstLoad } from "./listCache.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -77,13 +77,12 @@ export interface PaneState {
 }
 
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
-  // The first load started before the pane rendered may have arrived already: then the first
-  // render shows the list, not a loading state followed by the list (listCache.ts).
-  const [arrived] = useState(() => firstLoadArrived(host));
-  // Else the list kept for this workbook, when already found: shown at once, refreshing.
-  const [kept] = useState(() => (arrived ? null : keptListArrived(host)));
-  const [phase, setPhase] = useState<PanePhase>(arrived || kept ? "ready" : "loading");
-  const [settings, setSettings] = useState<PublicSettings | null>(arrived ? arrived.settings : null);
+  // What the first load started before the pane rendered has brought already: then the first
+  // render shows the list (fresh, or the one kept for this workbook, refreshing), not a loading
+  // state followed by the list (listCache.ts).
+  const [initial] = useState(() => firstFrame(host));
+  const [phase, setPhase] = useState<PanePhase>(initial ? "ready" : "loading");
+  const [settings, setSettings] = useState<PublicSettings | null>(initial ? initial.settings : null);
   // For commands that arrive between renders.
   const settingsRef = useRef<PublicSettings | null>(null);
   settingsRef.current = settings;
@@ -92,13 +91,13 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const setLoadError = useCallback((error: unknown) => {
     setLoadFailure(error == null ? null : { error });
   }, []);
-  const [refreshing, setRefreshing] = useState(kept != null);
-  const [stale, setStale] = useState(kept != null);
-  const first = arrived ? arrived.snapshot : kept ? { context: kept.context, ...kept.list } : undefined;
-  const [problems, setProblems] = useState<string[]>(first ? first.problems : []);
-  const [context, setContextState] = useState<ActiveContext | null>(first ? first.context : null);
-  const [sheets, setSheetsState] = useState<SheetInfo[]>(first ? first.sheets : []);
-  const [reports, setReportsState] = useState<Report[]>(first ? first.reports : []);
+  const [refreshing, setRefreshing] = useState(initial?.stale === true);
+  const [stale, setStale] = useState(initial?.stale === true);
+  const shown = initial?.snapshot;
+  const [problems, setProblems] = useState<string[]>(shown ? shown.problems : []);
+  const [context, setContextState] = useState<ActiveContext | null>(shown ? shown.context : null);
+  const [sheets, setSheetsState] = useState<SheetInfo[]>(shown ? shown.sheets : []);
+  const [reports, setReportsState] = useState<Report[]>(shown ? shown.reports : []);
   const [busyKeys, setBusyKeys] = useState<ReadonlySet<string>>(() => new Set());
 
   // The latest values, written when they are set (not when React renders next), so that a command
@@ -228,13 +227,14 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     mounted.current = true;
     if (startedFor.current !== host) {
       startedFor.current = host;
-      if (arrived) takeFirstLoad(host);
+      // Shown fresh: that load is done. Shown from the kept list, or nothing yet: load.
+      if (initial && !initial.stale) takeFirstLoad(host);
       else loading.current = start();
     }
     return () => {
       mounted.current = false;
     };
-  }, [host, start, arrived]);
+  }, [host, start, initial]);
 
   // The list as the user last saw it, kept for the next time the pane opens on this workbook
   // (listCache.ts): after every load and every disconnect, never while the kept one is shown. Not
