@@ -3,7 +3,9 @@
  * reports, grouped by sheet as the workbook is now, and the words the user reads about them (names,
  * badges, relative times, sheet notes). The task pane lists them; the hosts' commands name them.
  */
+
 import { revealInvisible } from "./display.js";
+import { formatCount } from "./limits.js";
 import { describePlacement, placementRange, placementSheetName, placementsOf } from "./placements.js";
 import type { PlacementSyncStatus, Report, ReportPlacement } from "./schema.js";
 
@@ -97,7 +99,7 @@ function formatRelative(value: number, unit: TimeUnit): string {
   const named = Math.abs(value) === 1 ? ONE_UNIT[unit] : undefined;
   if (named) return value < 0 ? named[0] : named[1];
   const count = Math.abs(value);
-  const amount = `${String(count).replace(/\B(?=(\d{3})+$)/g, ",")} ${unit}${count === 1 ? "" : "s"}`;
+  const amount = `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
   return value < 0 ? `${amount} ago` : `in ${amount}`;
 }
 

@@ -6,6 +6,8 @@
  * Like a real spreadsheet, renaming a sheet keeps its id, and deleting a tab and adding one under the
  * same name gives a new id: that is what disconnect rules 5-7 are about.
  */
+
+import { formatCount } from "../../core/limits.js";
 import {
   type CellRange,
   type CellRef,
@@ -199,14 +201,6 @@ const ROW_LABELS = [
 const COLUMN_LABELS = ["Q1", "Q2", "Q3", "Q4", "Total", "Growth", "Target", "Gap", "Share", "Rank"];
 
 /** Deterministic numbers for the demo's cells: the same workbook every time. */
-/**
- * "1,234", as `toLocaleString("en-US")` writes a whole number, without Intl: the first Intl call a
- * page makes loads locale data (tens of milliseconds before the preview's first paint).
- */
-function withThousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
-}
-
 function pseudoNumber(seed: string): number {
   let h = 2166136261;
   for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
@@ -238,7 +232,7 @@ function valuesWrittenBy(
           let text: string;
           if (r === 0) text = c === 0 ? report.name : (COLUMN_LABELS[(c - 1) % COLUMN_LABELS.length] ?? "");
           else if (c === 0) text = ROW_LABELS[(r - 1) % ROW_LABELS.length] ?? "";
-          else text = withThousands(pseudoNumber(`${report.id}:${r}:${c}`));
+          else text = formatCount(pseudoNumber(`${report.id}:${r}:${c}`));
           cells.set(formatCell({ col, row }), text);
         }
       }

@@ -12,6 +12,7 @@
  * (`reportingPlatform.settings`); it is read once, moved, and removed.
  */
 import { PlatformError } from "../../../core/errors.js";
+import { formatCount } from "../../../core/limits.js";
 import { readStoredSettings, type StoredSettings, StoredSettingsSchema } from "../../../core/settings.js";
 
 /** The one-value format of earlier versions. */
@@ -59,8 +60,6 @@ function utf8Bytes(text: string): number {
   return bytes;
 }
 
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-
 function tooLarge(field: string, bytes: number): PlatformError {
   const label = LABELS[field] ?? field;
   const hint = SECRET_FIELDS.has(field)
@@ -68,7 +67,7 @@ function tooLarge(field: string, bytes: number): PlatformError {
     : " Shorten it and save again.";
   return new PlatformError(
     "bad-request",
-    `${label} is too long to keep (${thousands(bytes)} bytes): Google Apps Script stores at most 9 KB per setting, and the add-on keeps each within ${thousands(VALUE_BUDGET_BYTES)} bytes. Nothing was saved.${hint}`,
+    `${label} is too long to keep (${formatCount(bytes)} bytes): Google Apps Script stores at most 9 KB per setting, and the add-on keeps each within ${formatCount(VALUE_BUDGET_BYTES)} bytes. Nothing was saved.${hint}`,
   );
 }
 
@@ -107,7 +106,7 @@ function settingsProperties(settings: StoredSettings): Record<string, string> {
   if (listBytes > ATTRIBUTES_BUDGET_BYTES) {
     throw new PlatformError(
       "bad-request",
-      `The user attributes take ${thousands(listBytes)} bytes: the add-on keeps at most ${ATTRIBUTES_BUDGET_LABEL} of them, split across Apps Script settings of 9 KB each. Nothing was saved. Remove some attributes or shorten their values.`,
+      `The user attributes take ${formatCount(listBytes)} bytes: the add-on keeps at most ${ATTRIBUTES_BUDGET_LABEL} of them, split across Apps Script settings of 9 KB each. Nothing was saved. Remove some attributes or shorten their values.`,
     );
   }
   const partKey = (n: number) => `${SETTINGS_PREFIX}${ATTRIBUTES}.${n}`;
