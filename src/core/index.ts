@@ -28,6 +28,8 @@ export {
   type RandomBytes,
 } from "./chat-request.js";
 export * from "./client.js";
+export * from "./data-api.js";
+export * from "./data-client.js";
 export * from "./directory.js";
 export * from "./disconnect-plan.js";
 export * from "./display.js";

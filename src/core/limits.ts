@@ -50,3 +50,46 @@ export function formatCount(n: number): string {
 export function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${formatCount(n / (1024 * 1024))} MB` : `${formatCount(n / 1024)} KB`;
 }
+
+/**
+ * The data API (platform-api.md, "The data API"): rows a query without a `limit` returns (the
+ * service's default), and the most one load may ask for (the service refuses more, 400).
+ */
+export const DEFAULT_DATA_QUERY_LIMIT = 10_000;
+export const MAX_DATA_PAGE_ROWS = 50_000;
+
+/**
+ * Most rows of one placement's data: Excel's sheet has 1,048,576 rows, one of them the header.
+ * Google Sheets' 10 million cells per spreadsheet bind sooner, through MAX_DATA_CELLS.
+ */
+export const MAX_DATA_ROWS = 1_048_575;
+
+/**
+ * Most cells of one placement's data: 5,000,000, the most Excel reads in one range (a placement
+ * must be readable back to compare it with its checksum) and half a Google spreadsheet's 10 million.
+ */
+export const MAX_DATA_CELLS = 5_000_000;
+
+/**
+ * Largest answer of one data page read: 50 MB, the most UrlFetchApp returns (Apps Script's URL Fetch
+ * response size); the async runner keeps the same cap so both hosts load the same reports.
+ */
+export const MAX_DATA_ANSWER_BYTES = 50 * 1024 * 1024;
+
+/** How long one data request may take before it counts as timed out: 60 s (UrlFetchApp's own bound). */
+export const DATA_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * How long a load keeps asking again while the service answers "Continue wait": 5 minutes in all.
+ * The pauses between asks start at DATA_POLL_FIRST_MS and double up to DATA_POLL_MAX_MS.
+ */
+export const DATA_WAIT_TIMEOUT_MS = 5 * 60_000;
+export const DATA_POLL_FIRST_MS = 250;
+export const DATA_POLL_MAX_MS = 2_000;
+
+/**
+ * The data token (platform-api.md: `POST .../token`): asked for 15 minutes, kept in memory only,
+ * and renewed when less than a minute of it is left, so a token never expires mid-load.
+ */
+export const DATA_TOKEN_LIFETIME_S = 15 * 60;
+export const DATA_TOKEN_RENEW_MARGIN_S = 60;

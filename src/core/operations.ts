@@ -76,6 +76,8 @@ const DeploymentListSchema = z.union([
   ),
 ]);
 
+const DataTokenSchema = z.looseObject({ cubeApiToken: z.string().check(z.minLength(1)) });
+
 const ReportPageSchema = z.looseObject({
   items: z.optional(z.array(z.unknown())),
   // Deprecated name of `items` on the real service.
@@ -156,6 +158,36 @@ export const operations = {
       action: "read the report",
       deploymentId,
       read: parseWith(TolerantReportSchema, "a report"),
+    };
+  },
+
+  getDeployment(deploymentId: number): Operation<Deployment> {
+    positiveInt(deploymentId, "The deployment id");
+    return {
+      method: "GET",
+      path: `/api/v1/deployments/${deploymentId}`,
+      credential: "api-key",
+      action: "read the deployment",
+      deploymentId,
+      read: parseWith(DeploymentSchema, "a deployment"),
+    };
+  },
+
+  /**
+   * A token for the deployment's data API (data rule 1): asked with the management key, answered as
+   * `{cubeApiToken}`. It carries the caller's security context, so row-level security applies to
+   * what it loads. Never stored (docs/security.md).
+   */
+  issueDataToken(deploymentId: number, expiresInSeconds: number): Operation<string> {
+    positiveInt(deploymentId, "The deployment id");
+    return {
+      method: "POST",
+      path: `/api/v1/deployments/${deploymentId}/token`,
+      body: { expiresIn: expiresInSeconds },
+      credential: "api-key",
+      action: "get a token for the report's data",
+      deploymentId,
+      read: (json) => parseWith(DataTokenSchema, "a data token")(json).cubeApiToken,
     };
   },
 

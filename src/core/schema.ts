@@ -277,5 +277,10 @@ export const ChatMessageSchema = z.looseObject({
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-export const DeploymentSchema = z.looseObject({ id: z.int(), name: z.string() });
+export const DeploymentSchema = z.looseObject({
+  id: z.int(),
+  name: z.string(),
+  /** Where the deployment's data API lives (platform-api.md, "The data API"); read from the deployment itself. */
+  deploymentUrl: z.optional(z.nullable(z.string())),
+});
 export type Deployment = z.infer<typeof DeploymentSchema>;
