@@ -252,6 +252,11 @@ interface CommonOptions {
   waitTimeoutMs?: number;
   /** Token lifetime asked for, in seconds (default DATA_TOKEN_LIFETIME_S). */
   tokenLifetimeSeconds?: number;
+  /**
+   * Told each deployment's data URL when the client first reads it, before any request goes there:
+   * a host whose transport sends only to known destinations (Apps Script) adds it to them.
+   */
+  onDataUrl?: (deploymentId: number, base: string) => void;
 }
 
 export interface DataClientOptions extends CommonOptions {
@@ -400,6 +405,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
           );
           const url = dataApiBase(deployment.deploymentUrl, effect.deploymentId);
           dataUrls.set(effect.deploymentId, url);
+          options.onDataUrl?.(effect.deploymentId, url);
           return url;
         }
         case "token": {
@@ -505,6 +511,7 @@ export function createSyncDataClient(options: SyncDataClientOptions): SyncDataCl
           const deployment = options.platform.execute(operations.getDeployment(effect.deploymentId));
           const url = dataApiBase(deployment.deploymentUrl, effect.deploymentId);
           dataUrls.set(effect.deploymentId, url);
+          options.onDataUrl?.(effect.deploymentId, url);
           return url;
         }
         case "token": {

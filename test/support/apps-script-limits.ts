@@ -4,7 +4,7 @@
  * size or time (docs/google-sheets.md cites the pages):
  *
  * - PropertiesService: 9 KB per value, 500 KB per property store (Quotas for Google Services).
- * - UrlFetchApp: about 60 s per fetch; a fetch that takes longer throws. Headers that Google's URL
+ * - UrlFetchApp: about 60 s per fetch; a fetch that takes longer throws; at most 50 MB of answer. Headers that Google's URL
  *   Fetch service sets itself (Content-Length, Host, ...) cannot be set by the script.
  * - One execution (a trigger, a menu item, a google.script.run call) runs at most 6 minutes.
  * - HtmlOutput.addMetaTag takes only a few names; meta tags written in the file are ignored.
@@ -17,6 +17,8 @@
 export const PROPERTY_VALUE_LIMIT_BYTES = 9 * 1024;
 const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
 export const URL_FETCH_TIMEOUT_MS = 60_000;
+/** "URL Fetch response size: 50 MB / call" (Quotas for Google Services). */
+export const URL_FETCH_RESPONSE_LIMIT_BYTES = 50 * 1024 * 1024;
 const EXECUTION_LIMIT_MS = 6 * 60_000;
 const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
 const CACHE_MAX_EXPIRATION_S = 21_600;

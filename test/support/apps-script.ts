@@ -21,7 +21,9 @@ import {
   ExecutionClock,
   fakeCache,
   SLEEP_LIMIT_MS,
+  URL_FETCH_RESPONSE_LIMIT_BYTES,
   URL_FETCH_TIMEOUT_MS,
+  utf8Bytes,
 } from "./apps-script-limits.js";
 
 /** How long a fetch takes on the fake clock unless its answer says otherwise. */
@@ -116,6 +118,69 @@ function cellObject(a1: string) {
     getCell: (_r: number, _c: number) => cellObject(a1.split(":")[0]!),
     activate() {
       return this;
+    },
+  };
+}
+
+/**
+ * UrlFetchApp as Apps Script runs it: no streaming (the whole answer at once), about 60 s per fetch
+ * on the fake clock (a longer one throws), restricted headers refused, a 4xx/5xx thrown unless
+ * `muteHttpExceptions`. Used by the built Code.js's world and, alone, by tests of the core's sync
+ * runners over the Sheets server's transport.
+ */
+export function fakeUrlFetchApp(o: {
+  clock: ExecutionClock;
+  fetch: FetchHandler;
+  record?: (request: FetchedRequest) => void;
+  denyInNone?: (what: string) => void;
+}) {
+  return {
+    fetch(url: string, params: Record<string, unknown> = {}) {
+      o.denyInNone?.("UrlFetchApp.fetch");
+      checkRequestHeaders((params.headers as Record<string, unknown>) ?? {});
+      const request: FetchedRequest = {
+        url,
+        method: String(params.method ?? "get").toUpperCase(),
+        headers: { ...((params.headers as Record<string, string>) ?? {}) },
+        contentType: (params.contentType as string) ?? null,
+        payload: params.payload === undefined ? null : String(params.payload),
+        muteHttpExceptions: params.muteHttpExceptions === true,
+        followRedirects: params.followRedirects !== false,
+      };
+      o.record?.(request);
+      const answer = o.fetch(request);
+      // A round trip takes some time even when the test says nothing of it.
+      const duration = Math.max(0, answer.durationMs ?? DEFAULT_FETCH_MS);
+      if (duration > URL_FETCH_TIMEOUT_MS) {
+        o.clock.spend(URL_FETCH_TIMEOUT_MS);
+        throw new Error(`Timeout: ${url}`);
+      }
+      o.clock.spend(duration);
+      // "URL Fetch response size: 50 MB / call" (Quotas for Google Services). The exception's text
+      // is not documented; the code under test must not depend on it.
+      if (utf8Bytes(answer.body ?? "") > URL_FETCH_RESPONSE_LIMIT_BYTES) {
+        throw new Error(`Exception: the response from ${url} is larger than 50 MB.`);
+      }
+      if (!request.muteHttpExceptions && answer.status >= 400) {
+        throw new Error(`Request failed for ${url} returned code ${answer.status}.`);
+      }
+      return {
+        getResponseCode: () => answer.status,
+        getAllHeaders: () => ({ ...(answer.headers ?? {}) }),
+        getHeaders: () => ({ ...(answer.headers ?? {}) }),
+        getContentText: () => answer.body ?? "",
+      };
+    },
+  };
+}
+
+/** Utilities.sleep: at most 5 minutes a call, and the time counts against the execution. */
+export function fakeUtilitiesSleep(clock: ExecutionClock, sleeps: number[] = []) {
+  return {
+    sleep(ms: number) {
+      if (!(ms >= 0 && ms <= SLEEP_LIMIT_MS)) throw new Error("Invalid argument: milliseconds");
+      sleeps.push(ms);
+      clock.spend(ms);
     },
   };
 }
@@ -311,45 +376,14 @@ export function loadAppsScript(options: WorldOptions = {}): World {
         return output;
       },
     },
-    UrlFetchApp: {
-      fetch(url: string, params: Record<string, unknown> = {}) {
-        denyInNone("UrlFetchApp.fetch");
-        checkRequestHeaders((params.headers as Record<string, unknown>) ?? {});
-        const request: FetchedRequest = {
-          url,
-          method: String(params.method ?? "get").toUpperCase(),
-          headers: { ...((params.headers as Record<string, string>) ?? {}) },
-          contentType: (params.contentType as string) ?? null,
-          payload: params.payload === undefined ? null : String(params.payload),
-          muteHttpExceptions: params.muteHttpExceptions === true,
-          followRedirects: params.followRedirects !== false,
-        };
-        world.requests.push(request);
-        const answer = world.fetch(request);
-        // A round trip takes some time even when the test says nothing of it.
-        const duration = Math.max(0, answer.durationMs ?? DEFAULT_FETCH_MS);
-        if (duration > URL_FETCH_TIMEOUT_MS) {
-          clock.spend(URL_FETCH_TIMEOUT_MS);
-          throw new Error(`Timeout: ${url}`);
-        }
-        clock.spend(duration);
-        if (!request.muteHttpExceptions && answer.status >= 400) {
-          throw new Error(`Request failed for ${url} returned code ${answer.status}.`);
-        }
-        return {
-          getResponseCode: () => answer.status,
-          getAllHeaders: () => ({ ...(answer.headers ?? {}) }),
-          getHeaders: () => ({ ...(answer.headers ?? {}) }),
-          getContentText: () => answer.body ?? "",
-        };
-      },
-    },
+    UrlFetchApp: fakeUrlFetchApp({
+      clock,
+      fetch: (request) => world.fetch(request),
+      record: (request) => world.requests.push(request),
+      denyInNone,
+    }),
     Utilities: {
-      sleep(ms: number) {
-        if (!(ms >= 0 && ms <= SLEEP_LIMIT_MS)) throw new Error("Invalid argument: milliseconds");
-        world.sleeps.push(ms);
-        clock.spend(ms);
-      },
+      ...fakeUtilitiesSleep(clock, world.sleeps),
       // A random (version 4) UUID, as java.util.UUID.randomUUID() gives one.
       getUuid: () => randomUUID(),
     },

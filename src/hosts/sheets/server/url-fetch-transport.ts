@@ -6,13 +6,19 @@
  * another address with the user's key: the check runs on the final URL, before any byte is sent.
  */
 import { abortUrlOf } from "../../../core/chat-request.js";
+import { LOAD_PATH } from "../../../core/data-api.js";
 import { PlatformError } from "../../../core/errors.js";
 import type { HttpRequest, SyncTransport } from "../../../core/transport.js";
 
-/** Where requests may go: the tenant's base (origin plus optional path prefix, no trailing slash) and the chat URL. */
+/**
+ * Where requests may go: the tenant's base (origin plus optional path prefix, no trailing slash), the
+ * chat URL, and the data API's load call of each deployment whose data URL the tenant named in this
+ * execution (the data client adds it when it reads the deployment: data rule 1).
+ */
 export interface Destinations {
   tenantBase: string | null;
   chatUrl: string | null;
+  dataBases?: string[];
 }
 
 export function isAllowedDestination(url: string, to: Destinations): boolean {
@@ -23,6 +29,8 @@ export function isAllowedDestination(url: string, to: Destinations): boolean {
     if (url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return true;
   }
   if (to.chatUrl && (url === to.chatUrl || url === abortUrlOf(to.chatUrl))) return true;
+  // Only the load call itself: the data token goes nowhere else on that host.
+  if (to.dataBases?.some((base) => url === `${base}${LOAD_PATH}`)) return true;
   return false;
 }
 
