@@ -47,6 +47,30 @@ describe("destinations", () => {
   });
 });
 
+describe("the data API's destinations", () => {
+  const withData = { ...to, dataBases: ["https://data.reporting.example/cube/7"] };
+
+  it("allows exactly the load call under a data URL the tenant named", () => {
+    expect(isAllowedDestination("https://data.reporting.example/cube/7/cubejs-api/v1/load", withData)).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    "https://data.reporting.example/cube/7/cubejs-api/v1/cubesql",
+    "https://data.reporting.example/cube/7/cubejs-api/v1/load?x=1",
+    "https://data.reporting.example/cube/77/cubejs-api/v1/load",
+    "https://data.reporting.example/cube/7",
+    "https://data.reporting.example.evil.example/cube/7/cubejs-api/v1/load",
+  ])("refuses %s", (url) => {
+    expect(isAllowedDestination(url, withData)).toBe(false);
+  });
+
+  it("allows no data URL before the tenant named one", () => {
+    expect(isAllowedDestination("https://data.reporting.example/cube/7/cubejs-api/v1/load", to)).toBe(false);
+  });
+});
+
 describe("createUrlFetchTransport", () => {
   function fakeFetch(answer: { status: number; headers: Record<string, unknown>; body: string }) {
     const calls: { url: string; options: Record<string, unknown> }[] = [];
