@@ -26,7 +26,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from "./limits.js";
 import { type Operation, operations, type ReportPage } from "./operations.js";
-import type { Deployment, DisconnectInput, Report } from "./schema.js";
+import type { ConnectWorkbookInput, Deployment, DisconnectInput, RefreshInput, Report } from "./schema.js";
 import { readBodyText, responseTooLarge, type SyncTransport, type Transport } from "./transport.js";
 
 export interface PlatformClientOptions extends PlatformClientConfig {
@@ -81,6 +81,20 @@ export interface PlatformClient {
     deploymentId: number,
     reportId: number,
     input?: DisconnectInput | null,
+    options?: { signal?: AbortSignal },
+  ): Promise<Report>;
+  /** Records a refresh of the one placement `input` addresses, with its checksum; the report after. */
+  recordRefresh(
+    deploymentId: number,
+    reportId: number,
+    input: RefreshInput,
+    options?: { signal?: AbortSignal },
+  ): Promise<Report>;
+  /** Places the report, or updates one placement (`placementId`; `addressOnly` keeps its checksum). */
+  connectReportToWorkbook(
+    deploymentId: number,
+    reportId: number,
+    input: ConnectWorkbookInput,
     options?: { signal?: AbortSignal },
   ): Promise<Report>;
   listScimUsers(options?: {
@@ -212,6 +226,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     getReport: async (d, r, o) => execute(operations.getReport(d, r), o?.signal),
     disconnectReportFromWorkbook: async (d, r, input, o) =>
       execute(operations.disconnectReportFromWorkbook(d, r, input), o?.signal),
+    recordRefresh: async (d, r, input, o) => execute(operations.recordRefresh(d, r, input), o?.signal),
+    connectReportToWorkbook: async (d, r, input, o) =>
+      execute(operations.connectReportToWorkbook(d, r, input), o?.signal),
     listScimUsers: async (o = {}) =>
       execute(operations.listScimUsers({ count: o.count, startIndex: o.startIndex }), o.signal),
   };
@@ -229,6 +246,8 @@ export interface SyncPlatformClient {
     reportId: number,
     input?: DisconnectInput | null,
   ): Report;
+  recordRefresh(deploymentId: number, reportId: number, input: RefreshInput): Report;
+  connectReportToWorkbook(deploymentId: number, reportId: number, input: ConnectWorkbookInput): Report;
   listScimUsers(options?: { count?: number; startIndex?: number }): ScimListResponse;
   execute<T>(op: Operation<T>): T;
 }
@@ -291,6 +310,8 @@ export function createSyncPlatformClient(options: SyncPlatformClientOptions): Sy
     getReport: (d, r) => execute(operations.getReport(d, r)),
     disconnectReportFromWorkbook: (d, r, input) =>
       execute(operations.disconnectReportFromWorkbook(d, r, input)),
+    recordRefresh: (d, r, input) => execute(operations.recordRefresh(d, r, input)),
+    connectReportToWorkbook: (d, r, input) => execute(operations.connectReportToWorkbook(d, r, input)),
     listScimUsers: (o = {}) => execute(operations.listScimUsers(o)),
   };
 }

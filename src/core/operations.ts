@@ -7,10 +7,14 @@
 import { type ScimListResponse, ScimListResponseSchema } from "./directory.js";
 import { invalidResponse, PlatformError } from "./errors.js";
 import {
+  type ConnectWorkbookInput,
+  ConnectWorkbookInputSchema,
   type Deployment,
   DeploymentSchema,
   type DisconnectInput,
   DisconnectInputSchema,
+  type RefreshInput,
+  RefreshInputSchema,
   type Report,
   TolerantReportSchema,
 } from "./schema.js";
@@ -54,6 +58,15 @@ function positiveInt(n: number, what: string): number {
     throw new PlatformError("bad-request", `${what} must be a whole number (got ${String(n)}).`);
   }
   return n;
+}
+
+/** An input checked before it is sent: a bad one is the caller's mistake, named, and nothing goes out. */
+function checked<S extends z.ZodMiniType>(schema: S, input: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new PlatformError("bad-request", `${what} is not valid: ${describeIssues(parsed.error)}.`);
+  }
+  return parsed.data;
 }
 
 const DeploymentList = z.array(DeploymentSchema);
@@ -215,6 +228,46 @@ export const operations = {
       body,
       credential: "api-key",
       action: "disconnect the report",
+      deploymentId,
+      read: parseWith(TolerantReportSchema, "a report"),
+    };
+  },
+
+  /**
+   * Records a refresh of one placement (platform-api.md, "Recording a refresh"): addressed as for a
+   * disconnect, with the checksum of the cells written. Answers the Report.
+   */
+  recordRefresh(deploymentId: number, reportId: number, input: RefreshInput): Operation<Report> {
+    positiveInt(deploymentId, "The deployment id");
+    positiveInt(reportId, "The report id");
+    return {
+      method: "PUT",
+      path: `/api/v1/deployments/${deploymentId}/reports/${reportId}/refresh`,
+      body: checked(RefreshInputSchema, input, "The refresh record"),
+      credential: "api-key",
+      action: "record the refresh",
+      deploymentId,
+      read: parseWith(TolerantReportSchema, "a report"),
+    };
+  },
+
+  /**
+   * Places a report, or corrects where a placement is (`addressOnly`): platform-api.md, "Placing a
+   * report". Answers the Report.
+   */
+  connectReportToWorkbook(
+    deploymentId: number,
+    reportId: number,
+    input: ConnectWorkbookInput,
+  ): Operation<Report> {
+    positiveInt(deploymentId, "The deployment id");
+    positiveInt(reportId, "The report id");
+    return {
+      method: "PUT",
+      path: `/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`,
+      body: checked(ConnectWorkbookInputSchema, input, "The placement"),
+      credential: "api-key",
+      action: "place the report",
       deploymentId,
       read: parseWith(TolerantReportSchema, "a report"),
     };

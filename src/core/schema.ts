@@ -108,6 +108,21 @@ function enumField<const T extends readonly [string, ...string[]], F extends T[n
   ]);
 }
 
+/**
+ * `resultChecksum` (platform-api.md, hand edits): the fingerprint the add-in computed over the cells
+ * it wrote, opaque to the service. `to` on a chunk is deprecated and ignored.
+ */
+export const ResultChecksumSchema = z.object({
+  v: z.int().check(z.gte(1)),
+  chunks: z
+    .array(
+      z.object({ from: z.int().check(z.gte(0)), hash: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    )
+    .check(z.maxLength(2_000)),
+  payload: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+});
+export type ResultChecksum = z.infer<typeof ResultChecksumSchema>;
+
 function buildSchemas(mode: Mode) {
   const ResourceOwner = z.object({
     id: z.int(),
@@ -155,6 +170,21 @@ function buildSchemas(mode: Mode) {
     sheetName: z.optional(z.nullable(z.string())),
     syncStatus: z.optional(z.nullable(enumField(SYNC_STATUSES, mode, "UNKNOWN"))),
     workbookName: z.optional(z.nullable(z.string())),
+    // Read tolerantly: a checksum the add-in cannot read means "cannot tell" about hand edits, and
+    // must not hide the placement.
+    resultChecksum: z.optional(
+      z.nullable(
+        mode === "strict"
+          ? ResultChecksumSchema
+          : z.union([
+              ResultChecksumSchema,
+              z.pipe(
+                z.unknown(),
+                z.transform((): ResultChecksum | null => null),
+              ),
+            ]),
+      ),
+    ),
   });
 
   const Report = z.object({
@@ -220,6 +250,38 @@ export const DisconnectInputSchema = z.object({
   sheetId: z.optional(z.nullable(z.string())),
 });
 export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
+
+/**
+ * Recording a refresh (`PUT .../refresh`, platform-api.md "Recording a refresh"): the placement
+ * addressed as for a disconnect, the checksum of the cells written, and the result's new last cell
+ * (recorded with the refresh: a decision, docs/decisions.md).
+ */
+export const RefreshInputSchema = z.object({
+  ...DisconnectInputSchema.shape,
+  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
+  endResultCell: z.optional(z.nullable(z.string())),
+});
+export type RefreshInput = z.infer<typeof RefreshInputSchema>;
+
+/**
+ * Placing a report, or correcting where it is (`PUT .../connect-workbook`, platform-api.md "Placing a
+ * report"): `externalWorkbookId` and `resultLocation` required; `placementId` to update one
+ * placement; `addressOnly` to change only its address and keep its checksum.
+ */
+export const ConnectWorkbookInputSchema = z.object({
+  externalWorkbookId: z.string().check(z.minLength(1)),
+  resultLocation: z.string().check(z.minLength(1)),
+  placementId: z.optional(z.nullable(z.string())),
+  sheetId: z.optional(z.nullable(z.string())),
+  sheetName: z.optional(z.nullable(z.string())),
+  anchorCell: z.optional(z.nullable(z.string())),
+  endResultCell: z.optional(z.nullable(z.string())),
+  workbookName: z.optional(z.nullable(z.string())),
+  host: z.optional(z.nullable(z.enum(PLACEMENT_HOSTS))),
+  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
+  addressOnly: z.optional(z.boolean()),
+});
+export type ConnectWorkbookInput = z.infer<typeof ConnectWorkbookInputSchema>;
 
 /** A value of a user attribute (platform-api.md): string, number, boolean, list of strings or numbers, or null. */
 const UserAttributeValueSchema = z.union([
