@@ -90,7 +90,7 @@ describe("Report (platform-api.md, Resources)", () => {
     expect(ReportSchema.safeParse(fullReport({ createdAt: "yesterday" })).success).toBe(false);
   });
 
-  it("accepts and ignores unknown extra fields such as resultChecksum", () => {
+  it("accepts and ignores unknown extra fields; reads resultChecksum, which the add-in uses for hand edits", () => {
     const r = fullReport();
     const withExtra = {
       ...r,
@@ -101,7 +101,7 @@ describe("Report (platform-api.md, Resources)", () => {
     };
     const parsed = ReportSchema.parse(withExtra);
     expect(parsed).not.toHaveProperty("brandNewField");
-    expect(parsed.externalWorkbookPlacements?.[0]).not.toHaveProperty("resultChecksum");
+    expect(parsed.externalWorkbookPlacements?.[0]?.resultChecksum).toEqual({ v: 1, chunks: [{ from: 0, hash: "x" }] });
   });
 
   it("fails on unknown enum values in the strict reading", () => {
