@@ -43,6 +43,7 @@ export * from "./ndjson.js";
 export * from "./operations.js";
 export * from "./placement-view.js";
 export * from "./placements.js";
+export * from "./refresh-plan.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";

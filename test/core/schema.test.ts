@@ -101,7 +101,10 @@ describe("Report (platform-api.md, Resources)", () => {
     };
     const parsed = ReportSchema.parse(withExtra);
     expect(parsed).not.toHaveProperty("brandNewField");
-    expect(parsed.externalWorkbookPlacements?.[0]?.resultChecksum).toEqual({ v: 1, chunks: [{ from: 0, hash: "x" }] });
+    expect(parsed.externalWorkbookPlacements?.[0]?.resultChecksum).toEqual({
+      v: 1,
+      chunks: [{ from: 0, hash: "x" }],
+    });
   });
 
   it("fails on unknown enum values in the strict reading", () => {
