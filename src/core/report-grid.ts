@@ -297,7 +297,11 @@ class CellReader {
           return raw === "true" ? true : raw === "false" ? false : raw;
       }
     }
-    if (typeof raw === "number") return Number.isFinite(raw) ? (raw === 0 ? 0 : raw) : String(raw);
+    if (typeof raw === "number") {
+      // A text member's value is text whatever its JSON type (an id sent as a number stays an id).
+      if (this.kind === "text" || !Number.isFinite(raw)) return String(raw);
+      return raw === 0 ? 0 : raw;
+    }
     if (typeof raw === "boolean") return raw;
     return JSON.stringify(raw) ?? String(raw);
   }

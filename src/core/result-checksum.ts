@@ -301,11 +301,15 @@ class RowWriter {
 
 /**
  * A number as version 1 writes it: rounded to 15 significant digits (what Excel keeps of a number,
- * so a value it stores and gives back hashes as written), then JavaScript's shortest form; -0 is 0.
+ * so a value it stores and gives back hashes as written), then JavaScript's shortest form; -0 is 0
+ * (and a number that rounds past the largest double keeps its rounded text).
  */
 export function canonicalNumber(n: number): string {
   if (n === 0) return "0";
   if (Number.isInteger(n) && n < 1e15 && n > -1e15) return String(n);
   if (!Number.isFinite(n)) return String(n);
-  return String(Number(n.toPrecision(15)));
+  const rounded = n.toPrecision(15);
+  const back = Number(rounded);
+  // Next to the largest double, rounding up overflows: keep the rounded text, not "Infinity".
+  return Number.isFinite(back) ? String(back) : rounded;
 }
