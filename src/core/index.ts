@@ -30,6 +30,7 @@ export {
 export * from "./client.js";
 export * from "./data-api.js";
 export * from "./data-client.js";
+export { dateToSerial, excelDateSerial } from "./date-serial.js";
 export * from "./directory.js";
 export * from "./disconnect-plan.js";
 export * from "./display.js";
@@ -44,6 +45,33 @@ export * from "./operations.js";
 export * from "./placement-view.js";
 export * from "./placements.js";
 export * from "./refresh-plan.js";
+export {
+  type ColumnKind,
+  DATE_FORMATS,
+  DATE_TIME_FORMAT,
+  type DateFormatArea,
+  type GridCell,
+  type GridReport,
+  MEASURES_LABEL,
+  type ReportGrid,
+  reportGrid,
+  TOTAL_LABEL,
+  VALUE_LABEL,
+} from "./report-grid.js";
+export {
+  CHECKSUM_HASH_CHARS,
+  type ChecksumCell,
+  type ChecksumOptions,
+  describeEditedRows,
+  type EditedRows,
+  editedRows,
+  type GridExtent,
+  MAX_CHECKSUM_CHUNKS,
+  RESULT_CHECKSUM_VERSION,
+  type ResultChecksumChunk,
+  type RowRange,
+  resultChecksum,
+} from "./result-checksum.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";

@@ -41,6 +41,23 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  */
 export const MAX_DELETE_RETRIES = 1;
 
+/**
+ * Most rows a report's grid may have: 1,048,576, the rows of one Excel worksheet (Google Sheets
+ * allows more rows, but a grid must fit both hosts). Where the anchor sits lowers what fits; the
+ * host checks that against its sheet.
+ */
+export const MAX_GRID_ROWS = 1_048_576;
+
+/** Most columns a report's grid may have: 16,384, the columns of one Excel worksheet (XFD). */
+export const MAX_GRID_COLUMNS = 16_384;
+
+/**
+ * Most cells a report's grid may have: 5,000,000. Excel on the web reads at most 5,000,000 cells in
+ * one range, and the add-in reads the cells back to tell hand edits; Google Sheets holds 10 million
+ * cells in a whole spreadsheet, so a larger grid could not be placed there either.
+ */
+export const MAX_GRID_CELLS = 5_000_000;
+
 /** "200,000" for messages. */
 export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

@@ -123,6 +123,19 @@ export const ResultChecksumSchema = z.object({
 });
 export type ResultChecksum = z.infer<typeof ResultChecksumSchema>;
 
+/** An optional field outside the spec's table: its value when of the type, else null (in both readings). */
+function optionalLoose<T>(schema: z.ZodMiniType<T>) {
+  return z.optional(
+    z.pipe(
+      z.unknown(),
+      z.transform((v: unknown): T | null => {
+        const parsed = schema.safeParse(v);
+        return parsed.success ? parsed.data : null;
+      }),
+    ),
+  );
+}
+
 function buildSchemas(mode: Mode) {
   const ResourceOwner = z.object({
     id: z.int(),
@@ -140,6 +153,13 @@ function buildSchemas(mode: Mode) {
     filters: z.array(z.string()),
     measuresAxis: z.optional(z.nullable(enumField(MEASURES_AXES, mode, null))),
     measuresPosition: z.optional(z.nullable(enumField(MEASURES_POSITIONS, mode, null))),
+    // Display options the platform's editor sets (platform-api.md, "A report's grid"); the spec's
+    // table does not list them, so a value of another type reads as null rather than refusing the
+    // report.
+    displayScale: optionalLoose(z.union([z.number(), z.string()])),
+    showColumnTotals: optionalLoose(z.boolean()),
+    showRowTotals: optionalLoose(z.boolean()),
+    showAppliedFilters: optionalLoose(z.boolean()),
   });
 
   const actions =

@@ -1,0 +1,315 @@
+/**
+ * The result checksum (docs/platform-api.md, "The result checksum (version 1)"): a fingerprint of
+ * the cells the add-in wrote, stored with the placement, so that a later look at the sheet can say
+ * which rows were edited by hand. The service keeps it opaque; its shape is the platform's
+ * (`{v, chunks: [{from, hash}], payload}`), everything inside is this add-in's to define.
+ *
+ * Sans I/O and synchronous: Apps Script has no `crypto.subtle` (and it is async everywhere), so
+ * SHA-256 is @noble/hashes' pure-JS one, and text is encoded to UTF-8 here (Apps Script's V8 has no
+ * TextEncoder).
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { dateToSerial } from "./date-serial.js";
+
+/** The version of the algorithm below; a checksum with another `v` is "cannot tell", never "edited". */
+export const RESULT_CHECKSUM_VERSION = 1;
+/** The platform stores at most 2,000 chunks. */
+export const MAX_CHECKSUM_CHUNKS = 2_000;
+/** Hex characters kept of each chunk's SHA-256 (128 bits): small to store, far from any collision. */
+export const CHECKSUM_HASH_CHARS = 32;
+
+export interface ResultChecksumChunk {
+  /** The chunk's first row, 0-based in the grid (the header row is row 0). */
+  from: number;
+  hash: string;
+}
+
+/** The platform's shape of `resultChecksum`. */
+export interface ResultChecksum {
+  v: number;
+  chunks: ResultChecksumChunk[];
+  /** `r=<rows>;c=<columns>`: the extent of the grid the chunks cover. */
+  payload?: string;
+}
+
+/**
+ * One cell as a host gives it: what the grid holds (string, number, boolean, null) or what a host
+ * reads back ("" for empty, a Date from Google Sheets' `getValues()`).
+ */
+export type ChecksumCell = string | number | boolean | null | undefined | Date;
+
+export interface ChecksumOptions {
+  /**
+   * How a Date read back from a host becomes a serial number. Default: `dateToSerial`, the Date's
+   * wall-clock time in the runtime's time zone.
+   */
+  dateSerial?: (date: Date) => number;
+}
+
+export interface GridExtent {
+  rows: number;
+  columns: number;
+}
+
+/** Grid row indexes, 0-based, both ends included. */
+export interface RowRange {
+  from: number;
+  to: number;
+}
+
+export type EditedRows =
+  /** The checksum is missing, malformed, or of a version this add-in does not know. */
+  | { status: "cannot-tell"; reason: string }
+  /** The cells now span another number of rows or columns than those written. */
+  | { status: "resized"; written: GridExtent; now: GridExtent }
+  | { status: "unchanged" }
+  /** The rows of every chunk whose cells differ, adjacent ranges merged. */
+  | { status: "edited"; rows: RowRange[] };
+
+/** Rows per chunk: one while the grid has at most 2,000 rows, else ceil(rows / 2,000). */
+export function rowsPerChunk(rows: number): number {
+  return rows <= MAX_CHECKSUM_CHUNKS ? 1 : Math.ceil(rows / MAX_CHECKSUM_CHUNKS);
+}
+
+/** The extent of a grid as the checksum counts it: its rows, and its longest row's cells. */
+export function gridExtent(values: readonly (readonly ChecksumCell[])[]): GridExtent {
+  let columns = 0;
+  for (const row of values) if (row.length > columns) columns = row.length;
+  return { rows: values.length, columns };
+}
+
+/** The checksum of the cells written (or read back): one hash per chunk of rows, and the extent. */
+export function resultChecksum(
+  values: readonly (readonly ChecksumCell[])[],
+  options: ChecksumOptions = {},
+): ResultChecksum {
+  const extent = gridExtent(values);
+  return {
+    v: RESULT_CHECKSUM_VERSION,
+    chunks: chunkHashes(values, extent, options.dateSerial ?? dateToSerial),
+    payload: extentPayload(extent),
+  };
+}
+
+/**
+ * Which rows differ from those the checksum was made of. Never says "edited" when it cannot tell: a
+ * checksum of an unknown version, or one this add-in cannot read, is "cannot-tell".
+ */
+export function editedRows(
+  checksum: unknown,
+  values: readonly (readonly ChecksumCell[])[],
+  options: ChecksumOptions = {},
+): EditedRows {
+  const stored = readChecksum(checksum);
+  if (typeof stored === "string") return { status: "cannot-tell", reason: stored };
+  const now = gridExtent(values);
+  if (stored.extent.rows !== now.rows || stored.extent.columns !== now.columns) {
+    return { status: "resized", written: stored.extent, now };
+  }
+  const current = chunkHashes(values, now, options.dateSerial ?? dateToSerial);
+  if (current.length !== stored.chunks.length || current.some((c, i) => c.from !== stored.chunks[i]?.from)) {
+    return { status: "cannot-tell", reason: "its chunks do not cover the rows as version 1 does" };
+  }
+  const rows: RowRange[] = [];
+  for (let i = 0; i < current.length; i++) {
+    if (current[i]!.hash === stored.chunks[i]!.hash) continue;
+    const from = current[i]!.from;
+    const to = (current[i + 1]?.from ?? now.rows) - 1;
+    const last = rows[rows.length - 1];
+    if (last && last.to + 1 === from) last.to = to;
+    else rows.push({ from, to });
+  }
+  return rows.length === 0 ? { status: "unchanged" } : { status: "edited", rows };
+}
+
+/**
+ * Edited rows for people, as sheet rows (1-based) given the sheet row of the grid's first row:
+ * "row 4", "rows 4-6 and 9", "rows 2, 4-6 and 9".
+ */
+export function describeEditedRows(ranges: readonly RowRange[], anchorRow: number): string {
+  const parts = ranges.map(({ from, to }) =>
+    from === to ? String(anchorRow + from) : `${anchorRow + from}-${anchorRow + to}`,
+  );
+  if (parts.length === 0) return "";
+  const single = parts.length === 1 && ranges[0]!.from === ranges[0]!.to;
+  const list =
+    parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `${single ? "row" : "rows"} ${list}`;
+}
+
+function extentPayload(extent: GridExtent): string {
+  return `r=${extent.rows};c=${extent.columns}`;
+}
+
+const PAYLOAD = /^r=(\d{1,9});c=(\d{1,9})$/;
+const HASH = new RegExp(`^[0-9a-f]{${CHECKSUM_HASH_CHARS}}$`);
+
+/** The stored checksum, or why it cannot be read (as a version 1 checksum of this add-in). */
+function readChecksum(value: unknown): { extent: GridExtent; chunks: ResultChecksumChunk[] } | string {
+  if (value == null) return "the placement has no checksum";
+  if (typeof value !== "object") return "the checksum is not an object";
+  const { v, chunks, payload } = value as Record<string, unknown>;
+  if (v !== RESULT_CHECKSUM_VERSION) {
+    return `the checksum is of version ${typeof v === "number" ? v : "?"}, this add-in reads version ${RESULT_CHECKSUM_VERSION}`;
+  }
+  const extent = typeof payload === "string" ? PAYLOAD.exec(payload) : null;
+  if (!extent) return "the checksum does not say the extent of the cells it covers";
+  if (!Array.isArray(chunks)) return "the checksum has no chunks";
+  const read: ResultChecksumChunk[] = [];
+  for (const chunk of chunks as unknown[]) {
+    const { from, hash } = (chunk ?? {}) as Record<string, unknown>;
+    if (!Number.isInteger(from) || (from as number) < 0 || typeof hash !== "string" || !HASH.test(hash)) {
+      return "a chunk of the checksum is malformed";
+    }
+    read.push({ from: from as number, hash });
+  }
+  return { extent: { rows: Number(extent[1]), columns: Number(extent[2]) }, chunks: read };
+}
+
+function chunkHashes(
+  values: readonly (readonly ChecksumCell[])[],
+  extent: GridExtent,
+  dateSerial: (date: Date) => number,
+): ResultChecksumChunk[] {
+  const per = rowsPerChunk(extent.rows);
+  const out = new RowWriter(dateSerial);
+  const chunks: ResultChecksumChunk[] = [];
+  for (let from = 0; from < extent.rows; from += per) {
+    out.reset();
+    const end = Math.min(from + per, extent.rows);
+    for (let r = from; r < end; r++) out.row(values[r]!, extent.columns);
+    chunks.push({ from, hash: hexPrefix(sha256(out.bytes())) });
+  }
+  return chunks;
+}
+
+const HEX = "0123456789abcdef";
+
+function hexPrefix(digest: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < CHECKSUM_HASH_CHARS / 2; i++) s += HEX[digest[i]! >> 4]! + HEX[digest[i]! & 15]!;
+  return s;
+}
+
+const EMPTY = 0x5f; // _
+const TRUE = 0x54; // T
+const FALSE = 0x46; // F
+const NUMBER = 0x6e; // n
+const NUMBER_END = 0x3b; // ;
+const STRING = 0x73; // s
+const LENGTH_END = 0x3a; // :
+const ROW_END = 0x0a; // \n
+
+/**
+ * The serialisation of version 1, written straight into UTF-8 bytes (no string per row):
+ * per cell `_` (empty), `T`, `F`, `n<number>;` or `s<length>:<text>`, and `\n` after each row.
+ */
+class RowWriter {
+  private buf = new Uint8Array(4096);
+  private pos = 0;
+
+  constructor(private readonly dateSerial: (date: Date) => number) {}
+
+  reset(): void {
+    this.pos = 0;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  row(cells: readonly ChecksumCell[] | undefined, columns: number): void {
+    for (let c = 0; c < columns; c++) this.cell(cells?.[c]);
+    this.room(1);
+    this.buf[this.pos++] = ROW_END;
+  }
+
+  private cell(v: ChecksumCell): void {
+    if (v === undefined || v === null || v === "") {
+      this.room(1);
+      this.buf[this.pos++] = EMPTY;
+    } else if (typeof v === "number") {
+      this.number(v);
+    } else if (typeof v === "string") {
+      this.string(v);
+    } else if (v === true || v === false) {
+      this.room(1);
+      this.buf[this.pos++] = v ? TRUE : FALSE;
+    } else if (v instanceof Date) {
+      this.number(this.dateSerial(v));
+    } else {
+      this.string(String(v));
+    }
+  }
+
+  private number(n: number): void {
+    const text = canonicalNumber(n);
+    this.room(text.length + 2);
+    const buf = this.buf;
+    buf[this.pos++] = NUMBER;
+    for (let i = 0; i < text.length; i++) buf[this.pos++] = text.charCodeAt(i);
+    buf[this.pos++] = NUMBER_END;
+  }
+
+  private string(s: string): void {
+    const length = String(s.length);
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    this.room(length.length + 2 + s.length * 3);
+    const buf = this.buf;
+    buf[this.pos++] = STRING;
+    for (let i = 0; i < length.length; i++) buf[this.pos++] = length.charCodeAt(i);
+    buf[this.pos++] = LENGTH_END;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        buf[p++] = c;
+      } else if (c < 0x800) {
+        buf[p++] = 0xc0 | (c >> 6);
+        buf[p++] = 0x80 | (c & 63);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const next = s.charCodeAt(i + 1);
+          if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+            i++;
+            buf[p++] = 0xf0 | (c >> 18);
+            buf[p++] = 0x80 | ((c >> 12) & 63);
+            buf[p++] = 0x80 | ((c >> 6) & 63);
+            buf[p++] = 0x80 | (c & 63);
+            continue;
+          }
+          c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+        }
+        buf[p++] = 0xe0 | (c >> 12);
+        buf[p++] = 0x80 | ((c >> 6) & 63);
+        buf[p++] = 0x80 | (c & 63);
+      }
+    }
+    this.pos = p;
+  }
+
+  private room(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + bytes) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+  }
+}
+
+/**
+ * A number as version 1 writes it: rounded to 15 significant digits (what Excel keeps of a number,
+ * so a value it stores and gives back hashes as written), then JavaScript's shortest form; -0 is 0
+ * (and a number that rounds past the largest double keeps its rounded text).
+ */
+export function canonicalNumber(n: number): string {
+  if (n === 0) return "0";
+  if (Number.isInteger(n) && n < 1e15 && n > -1e15) return String(n);
+  if (!Number.isFinite(n)) return String(n);
+  const rounded = n.toPrecision(15);
+  const back = Number(rounded);
+  // Next to the largest double, rounding up overflows: keep the rounded text, not "Infinity".
+  return Number.isFinite(back) ? String(back) : rounded;
+}
