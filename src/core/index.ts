@@ -44,6 +44,7 @@ export * from "./ndjson.js";
 export * from "./operations.js";
 export * from "./placement-view.js";
 export * from "./placements.js";
+export * from "./refresh-flow.js";
 export * from "./refresh-plan.js";
 export {
   type ColumnKind,

@@ -69,8 +69,8 @@ export interface CellsWorkbook {
   readonly syncPayloads: number[];
   /** Syncs that failed, with their error codes. */
   readonly failedSyncs: string[];
-  /** Fails the next syncs with this code (a write that fails half way). */
-  failSyncsAfter(count: number, code?: string): void;
+  /** Lets `count` more syncs that write go through, then fails those that write (a write that fails half way). */
+  failWritesAfter(count: number, code?: string): void;
 }
 
 export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
@@ -105,10 +105,14 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
     switch (op.kind) {
       case "values":
       case "numberFormat": {
-        const target = op.kind === "values" ? of(cells, sheet.id, () => new Map()) : of(formats, sheet.id, () => new Map());
+        const target =
+          op.kind === "values"
+            ? of(cells, sheet.id, () => new Map())
+            : of(formats, sheet.id, () => new Map());
         each((row, col, r, c) => {
           const v = op.value[r]?.[c];
-          if (op.kind === "values" && (v === "" || v === null || v === undefined)) target.delete(key(row, col));
+          if (op.kind === "values" && (v === "" || v === null || v === undefined))
+            target.delete(key(row, col));
           else target.set(key(row, col), v as never);
         });
         return;
@@ -149,7 +153,11 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
     const range = parseAddress(address);
     const rows = range.bottom - range.top + 1;
     const cols = range.right - range.left + 1;
-    if (!Array.isArray(value) || value.length !== rows || value.some((row) => !Array.isArray(row) || row.length !== cols)) {
+    if (
+      !Array.isArray(value) ||
+      value.length !== rows ||
+      value.some((row) => !Array.isArray(row) || row.length !== cols)
+    ) {
       throw officeError(
         "InvalidArgument",
         `The number of rows or columns in the input array doesn't match the size or dimensions of the range (${address}).`,
@@ -182,7 +190,12 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
                     return proxy.loaded;
                   },
                   set numberFormat(v: unknown[][]) {
-                    queue.push({ kind: "numberFormat", sheet: idOrName, address, value: checkShape(address, v) });
+                    queue.push({
+                      kind: "numberFormat",
+                      sheet: idOrName,
+                      address,
+                      value: checkShape(address, v),
+                    });
                   },
                   format: {
                     font: {
@@ -208,15 +221,21 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
       async sync() {
         const ops = queue;
         queue = [];
-        const request = JSON.stringify(ops.map((op) => (op.kind === "load" ? { ...op, proxy: undefined } : op)));
+        const request = JSON.stringify(
+          ops.map((op) => (op.kind === "load" ? { ...op, proxy: undefined } : op)),
+        );
         const bytes = Buffer.byteLength(request, "utf8");
-        if (failAfter && failAfter.remaining-- <= 0) {
+        const writes = ops.some((op) => op.kind !== "load" && op.kind !== "sheet");
+        if (failAfter && writes && failAfter.remaining-- <= 0) {
           failedSyncs.push(failAfter.code);
           throw officeError(failAfter.code, "The operation failed (a failure the test asked for).");
         }
         if (bytes > EXCEL_PAYLOAD_LIMIT_BYTES) {
           failedSyncs.push("RequestPayloadSizeLimitExceeded");
-          throw officeError("RequestPayloadSizeLimitExceeded", "The request payload size has exceeded the limit.");
+          throw officeError(
+            "RequestPayloadSizeLimitExceeded",
+            "The request payload size has exceeded the limit.",
+          );
         }
         for (const op of ops) {
           if ((op.kind === "sheet" || "sheet" in op) && !sheetOf(op.sheet)) {
@@ -231,7 +250,10 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
         if (response > EXCEL_PAYLOAD_LIMIT_BYTES) {
           failedSyncs.push("ResponsePayloadSizeLimitExceeded");
           for (const op of ops) if (op.kind === "load") op.proxy.loaded = null;
-          throw officeError("ResponsePayloadSizeLimitExceeded", "The response payload size has exceeded the limit.");
+          throw officeError(
+            "ResponsePayloadSizeLimitExceeded",
+            "The response payload size has exceeded the limit.",
+          );
         }
         syncPayloads.push(bytes);
       },
@@ -257,11 +279,15 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
     type(sheetId, topLeft, values) {
       const ref = parseCell(topLeft)!;
       const target = of(cells, sheetId, () => new Map());
-      values.forEach((row, r) => row.forEach((v, c) => target.set(key(ref.row + r, ref.col + c), v)));
+      values.forEach((row, r) => {
+        row.forEach((v, c) => {
+          target.set(key(ref.row + r, ref.col + c), v);
+        });
+      });
     },
     syncPayloads,
     failedSyncs,
-    failSyncsAfter(count, code = "GeneralException") {
+    failWritesAfter(count, code = "GeneralException") {
       failAfter = { remaining: count, code };
     },
   };
