@@ -5,6 +5,7 @@
  */
 import type { RandomBytes } from "../core/chat-request.js";
 import { createPlatformClient, type PlatformClient } from "../core/client.js";
+import type { DataClient } from "../core/data-client.js";
 import { toDirectoryUserPage } from "../core/directory.js";
 import {
   agentChatSettings,
@@ -129,6 +130,28 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     };
   }
 
+  /**
+   * The data client of the settings in force: one per tenant and key, so its tokens (one per
+   * deployment, in memory only) serve every refresh until the settings change.
+   */
+  let data: { identity: string; client: Promise<DataClient> } | null = null;
+  async function dataClient(): Promise<DataClient> {
+    const { client: platform, settings } = await client();
+    const access = managementAccess(settings);
+    const identity = JSON.stringify([access.baseUrl, access.token]);
+    if (data?.identity !== identity) {
+      // The data client's code loads with the first refresh, like the chat's.
+      const loading = import("../core/data-client.js").then((m) =>
+        m.createDataClient({ platform, transport, secrets: [access.token] }),
+      );
+      data = { identity, client: loading };
+      loading.catch(() => {
+        if (data?.client === loading) data = null;
+      });
+    }
+    return data.client;
+  }
+
   async function agent() {
     const settings = await load();
     // The chat client (NDJSON, answers, limits) loads with the first question, like the chat's UI.
@@ -165,6 +188,15 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     },
     async disconnect(deploymentId, reportId, input) {
       return (await client()).client.disconnectReportFromWorkbook(deploymentId, reportId, input);
+    },
+    async loadReportData(report, opts = {}) {
+      return (await dataClient()).loadReport(report, opts);
+    },
+    async recordRefresh(deploymentId, reportId, input) {
+      return (await client()).client.recordRefresh(deploymentId, reportId, input);
+    },
+    async connectReportToWorkbook(deploymentId, reportId, input) {
+      return (await client()).client.connectReportToWorkbook(deploymentId, reportId, input);
     },
     async listScimUsers({ count, startIndex }): Promise<ScimUserPage> {
       const { client: c, settings } = await client();

@@ -4,7 +4,9 @@
  * The implementation is in direct-gateway-impl.ts, loaded apart (see createDirectGateway).
  */
 import type { RandomBytes } from "../core/chat-request.js";
-import type { Report } from "../core/schema.js";
+import type { LoadAnswer } from "../core/data-api.js";
+import type { DataLoadProgress } from "../core/data-client.js";
+import type { ConnectWorkbookInput, RefreshInput, Report } from "../core/schema.js";
 import type { SettingsPatch } from "../core/settings.js";
 import type { Transport } from "../core/transport.js";
 import type { PlatformGateway, SecretStore } from "./host.js";
@@ -15,6 +17,22 @@ export const SETTINGS_KEY = "settings";
 export interface DirectGateway extends PlatformGateway {
   /** The reports placed in `workbookId`, across every page; unreadable ones reported in `problems`. */
   listWorkbookReports(workbookId: string): Promise<{ reports: Report[]; problems: string[] }>;
+  /**
+   * A report's rows from its deployment's data API (data rules 1-6). The data token is asked once
+   * per deployment and kept in memory while the settings stay the same.
+   */
+  loadReportData(
+    report: Report,
+    options?: { signal?: AbortSignal; onProgress?: (progress: DataLoadProgress) => void },
+  ): Promise<LoadAnswer>;
+  /** Records a refresh of one placement, with the checksum of what was written. */
+  recordRefresh(deploymentId: number, reportId: number, input: RefreshInput): Promise<Report>;
+  /** Places a report, or corrects a placement's address. */
+  connectReportToWorkbook(
+    deploymentId: number,
+    reportId: number,
+    input: ConnectWorkbookInput,
+  ): Promise<Report>;
 }
 
 export interface DirectGatewayOptions {
@@ -77,6 +95,11 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     saveSettings: async (patch) => (await gateway()).saveSettings(patch),
     listDeployments: async () => (await gateway()).listDeployments(),
     listWorkbookReports: async (workbookId) => (await gateway()).listWorkbookReports(workbookId),
+    loadReportData: async (report, opts) => (await gateway()).loadReportData(report, opts),
+    recordRefresh: async (deploymentId, reportId, input) =>
+      (await gateway()).recordRefresh(deploymentId, reportId, input),
+    connectReportToWorkbook: async (deploymentId, reportId, input) =>
+      (await gateway()).connectReportToWorkbook(deploymentId, reportId, input),
     disconnect: async (deploymentId, reportId, input) =>
       (await gateway()).disconnect(deploymentId, reportId, input),
     listScimUsers: async (page) => (await gateway()).listScimUsers(page),

@@ -12,6 +12,8 @@ import type { AgentAnswer } from "../core/chat-request.js";
 import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
 import type { Outcome } from "../core/messages.js";
 import type { SheetRef } from "../core/placement-view.js";
+import type { RefreshOutcome, RefreshProgress } from "../core/refresh-flow.js";
+import type { RefreshItem } from "../core/refresh-plan.js";
 import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
 
@@ -92,6 +94,16 @@ export interface SecretStore {
   remove(key: string): Promise<void>;
 }
 
+/** What the pane hands a refresh: where to tell progress and outcomes, and how to ask the user. */
+export interface RefreshHandlers {
+  /** Stop (docs/pane.md, "Refresh all"): a load is abandoned, a placement being written finished. */
+  signal?: AbortSignal;
+  onProgress?(progress: RefreshProgress): void;
+  onOutcome?(outcome: RefreshOutcome): void;
+  /** Asked before cells that are not the placement's are overwritten (Overwrite / Cancel). */
+  confirmOverwrite(question: string): Promise<boolean>;
+}
+
 export type HostKind = "excel" | "sheets" | "preview";
 
 export interface SpreadsheetHost {
@@ -124,6 +136,12 @@ export interface SpreadsheetHost {
   onWorkbookChanged?(listener: () => void): () => void;
   /** Activates the sheet and selects the range ("B2:F20"). */
   selectRange(target: RangeTarget): Promise<void>;
+  /**
+   * Refreshes the planned placements one after the other (src/core/refresh-flow.ts): new data
+   * written into their cells, then recorded. Resolves with each placement's outcome. A host that
+   * cannot refresh yet leaves it out, and the pane offers no Refresh.
+   */
+  refreshPlacements?(items: readonly RefreshItem[], handlers: RefreshHandlers): Promise<RefreshOutcome[]>;
   /** Commands from outside the pane. Returns the function that unsubscribes. */
   onCommand(listener: (command: HostCommand) => void): () => void;
   /** The host's theme, and changes to it. */

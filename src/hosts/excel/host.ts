@@ -8,6 +8,7 @@
  */
 import type { Transport } from "../../core/transport.js";
 import { createDirectGateway, type DirectGateway } from "../direct-gateway.js";
+import { refreshWithGateway } from "../direct-refresh.js";
 import type {
   ActiveContext,
   HostCommand,
@@ -17,6 +18,7 @@ import type {
   WorkbookSnapshot,
 } from "../host.js";
 import { createListeners, newestOnly, settler } from "../listeners.js";
+import { createExcelCells } from "./cells.js";
 import { type ExcelApi, type OfficeApi, type OfficeRuntimeStorage, officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";
 import { officeTheme } from "./theme.js";
@@ -329,6 +331,10 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
         if (!isItemNotFound(error)) throw error;
         throw new Error(`The sheet "${sheetName}" is not in this workbook any more. Refresh the list.`);
       }
+    },
+
+    refreshPlacements(items, handlers) {
+      return refreshWithGateway(items, handlers, platform, createExcelCells(Excel));
     },
 
     onCommand(listener) {

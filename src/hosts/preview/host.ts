@@ -3,7 +3,8 @@
  * interface Excel and Google Sheets implement. Thin: it reads and changes the workbook, forwards the
  * cell menu's command, and hands the pane a gateway that calls the service from the page.
  */
-import type { Report } from "../../core/schema.js";
+import type { DirectGateway } from "../direct-gateway.js";
+import { refreshWithGateway } from "../direct-refresh.js";
 import type {
   ActiveContext,
   HostCommand,
@@ -14,12 +15,12 @@ import type {
 import { createListeners, settler } from "../listeners.js";
 import type { PreviewWorkbook } from "./workbook.js";
 
-/** What the preview needs of the gateway beyond `PlatformGateway`: this workbook's reports. */
-interface WorkbookReportsSource {
-  listWorkbookReports(workbookId: string): Promise<{ reports: Report[]; problems: string[] }>;
-}
-
-export type PreviewGateway = PlatformGateway & WorkbookReportsSource;
+/**
+ * What the preview needs of the gateway beyond `PlatformGateway`: this workbook's reports, and a
+ * report's data and the record of a refresh (the direct gateway's).
+ */
+export type PreviewGateway = PlatformGateway &
+  Pick<DirectGateway, "listWorkbookReports" | "loadReportData" | "recordRefresh">;
 
 type CommandOutcome = import("../host.js").Outcome;
 
@@ -116,6 +117,37 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
 
     async selectRange(target) {
       workbook.selectRange(target);
+    },
+
+    async refreshPlacements(items, handlers) {
+      const outcomes = await refreshWithGateway(
+        items,
+        {
+          ...handlers,
+          // The workbook shades what the service recorded, as soon as each placement is done.
+          onOutcome(outcome) {
+            if (outcome.status === "refreshed") workbook.replaceReport(outcome.report);
+            handlers.onOutcome?.(outcome);
+          },
+        },
+        gateway,
+        {
+          async write(block) {
+            workbook.writeCells({
+              sheetId: block.sheet.id,
+              sheetName: block.sheet.name,
+              topLeft: block.topLeft,
+              values: block.values,
+              dateFormats: block.dateFormats,
+              clear: block.clear,
+            });
+          },
+          async read({ sheet, range }) {
+            return workbook.readCells(sheet.id, sheet.name, range);
+          },
+        },
+      );
+      return outcomes;
     },
 
     onCommand(listener) {

@@ -7,7 +7,6 @@
  * same name gives a new id: that is what disconnect rules 5-7 are about.
  */
 
-import { formatCount } from "../../core/limits.js";
 import {
   type CellRange,
   type CellRef,
@@ -16,18 +15,14 @@ import {
   parseCell,
   parseLocation,
 } from "../../core/location.js";
-import { placementRange, placementSheetName, placementsOf } from "../../core/placements.js";
-import type { Report, ReportPlacement } from "../../core/schema.js";
+import { placementRange, placementsOf } from "../../core/placements.js";
+import type { Report } from "../../core/schema.js";
 import type { RangeTarget } from "../host.js";
+import { applyBlock, type PreviewCellBlock, readBack } from "./cells.js";
+import { valuesWrittenBy } from "./demo-values.js";
+import { GRID_COLUMNS, GRID_ROWS, type PreviewSheet, sheetOfPlacement } from "./sheet-of-placement.js";
 
-/** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
-const GRID_COLUMNS = 14;
-export const GRID_ROWS = 40;
-
-export interface PreviewSheet {
-  readonly id: string;
-  readonly name: string;
-}
+export { GRID_COLUMNS, GRID_ROWS, type PreviewSheet };
 
 export interface StatusMessage {
   readonly text: string;
@@ -119,23 +114,6 @@ function newSheetId(): string {
 }
 
 /**
- * Which sheet of the workbook a placement is drawn on: the sheet whose id it stores; otherwise (no
- * id stored, or an id this workbook no longer has) the sheet with the name it stores.
- */
-function sheetOfPlacement(
-  placement: ReportPlacement,
-  sheets: readonly PreviewSheet[],
-): { sheet: PreviewSheet; staleSheetId: boolean } | null {
-  if (placement.sheetId) {
-    const byId = sheets.find((s) => s.id === placement.sheetId);
-    if (byId) return { sheet: byId, staleSheetId: false };
-  }
-  const name = placementSheetName(placement);
-  const byName = name === null ? undefined : sheets.find((s) => s.name === name);
-  return byName ? { sheet: byName, staleSheetId: Boolean(placement.sheetId) } : null;
-}
-
-/**
  * The placements of `snapshot.reports` in this workbook drawn on `sheetId`, in list order. It reads
  * only the reports, the sheets and the workbook id, so a caller can keep the result while only the
  * selection moves.
@@ -184,69 +162,14 @@ export function shadingByCell(ranges: readonly ShadedRange[]): ReadonlyMap<strin
   return byCell;
 }
 
-const ROW_LABELS = [
-  "North America",
-  "Europe",
-  "Asia Pacific",
-  "Latin America",
-  "Middle East",
-  "Africa",
-  "Nordics",
-  "Benelux",
-  "DACH",
-  "UK & Ireland",
-  "Iberia",
-  "Italy",
-];
-const COLUMN_LABELS = ["Q1", "Q2", "Q3", "Q4", "Total", "Growth", "Target", "Gap", "Share", "Rank"];
-
-/** Deterministic numbers for the demo's cells: the same workbook every time. */
-function pseudoNumber(seed: string): number {
-  let h = 2166136261;
-  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-  return 100 + (Math.abs(h) % 9900);
-}
-
-/** The values the demo reports wrote into their ranges: a header row, a label column, numbers. */
-function valuesWrittenBy(
-  reports: readonly Report[],
-  workbookId: string,
-  sheets: readonly PreviewSheet[],
-): Map<string, Map<string, string>> {
-  const values = new Map<string, Map<string, string>>();
-  for (const report of reports) {
-    for (const p of placementsOf(report)) {
-      if (p.workbookId !== workbookId) continue;
-      const on = sheetOfPlacement(p, sheets);
-      const range = placementRange(p);
-      if (!on || !range) continue;
-      let cells = values.get(on.sheet.id);
-      if (!cells) {
-        cells = new Map();
-        values.set(on.sheet.id, cells);
-      }
-      for (let row = range.top; row <= Math.min(range.bottom, GRID_ROWS); row++) {
-        for (let col = range.left; col <= Math.min(range.right, GRID_COLUMNS); col++) {
-          const r = row - range.top;
-          const c = col - range.left;
-          let text: string;
-          if (r === 0) text = c === 0 ? report.name : (COLUMN_LABELS[(c - 1) % COLUMN_LABELS.length] ?? "");
-          else if (c === 0) text = ROW_LABELS[(r - 1) % ROW_LABELS.length] ?? "";
-          else text = formatCount(pseudoNumber(`${report.id}:${r}:${c}`));
-          cells.set(formatCell({ col, row }), text);
-        }
-      }
-    }
-  }
-  return values;
-}
-
 export type Listener = () => void;
 
 export class PreviewWorkbook {
   #snapshot: PreviewSnapshot;
   #selections = new Map<string, SheetSelection>();
   #listeners = new Set<Listener>();
+  /** What refreshes wrote, as written (numbers, serial dates), for reading back; by sheet id, A1. */
+  #written = new Map<string, Map<string, unknown>>();
 
   /**
    * `reports` are shaded until the pane loads its own; `written` (default: the same) are the reports
@@ -386,6 +309,7 @@ export class PreviewWorkbook {
     const fresh = { id: newSheetId(), name: old.name };
     const nextValues = new Map(values);
     nextValues.delete(sheetId);
+    this.#written.delete(sheetId);
     this.#selections.delete(sheetId);
     this.#update({
       sheets: sheets.map((s) => (s.id === sheetId ? fresh : s)),
@@ -397,6 +321,32 @@ export class PreviewWorkbook {
     });
     if (activeSheetId === sheetId) this.#applySelection(fresh.id, { active: A1, end: A1 });
     return fresh;
+  }
+
+  /**
+   * Writes a block of a refresh (as a host writes one round trip): clears the given ranges, then
+   * the values from the top-left cell (cells.ts). The sheet by id, else name.
+   */
+  writeCells(block: PreviewCellBlock): void {
+    const sheet = this.findSheet(block.sheetId, block.sheetName);
+    if (!sheet) throw new Error(`The sheet "${block.sheetName}" is not in this workbook.`);
+    const shown = new Map(this.#snapshot.values.get(sheet.id) ?? []);
+    let written = this.#written.get(sheet.id);
+    if (!written) {
+      written = new Map();
+      this.#written.set(sheet.id, written);
+    }
+    applyBlock(shown, written, block);
+    const values = new Map(this.#snapshot.values);
+    values.set(sheet.id, shown);
+    this.#update({ values });
+  }
+
+  /** The cells of a range as a host reads them back (cells.ts). */
+  readCells(sheetId: string | null, sheetName: string, address: string): unknown[][] {
+    const sheet = this.findSheet(sheetId, sheetName);
+    if (!sheet) throw new Error(`The sheet "${sheetName}" is not in this workbook.`);
+    return readBack(this.#snapshot.values.get(sheet.id), this.#written.get(sheet.id), address);
   }
 
   /** The reports to shade: called with what the pane loaded last. */

@@ -4,6 +4,7 @@
  * cell menu's command round trip, and loadWorkbook combining context, sheets and the gateway's reports.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { LoadAnswer } from "../../../src/core/data-api.js";
 import type { Report } from "../../../src/core/schema.js";
 import type { ActiveContext, HostCommand } from "../../../src/hosts/host.js";
 import {
@@ -36,6 +37,12 @@ function fakeGateway(reports: Report[] = [], problems: string[] = []) {
       reports: structuredClone(reports),
       problems: [...problems],
     })),
+    loadReportData: vi.fn(async (): Promise<LoadAnswer> => {
+      throw new Error("not set up");
+    }),
+    recordRefresh: vi.fn(async (_d: number, _r: number, _i: unknown): Promise<Report> => {
+      throw new Error("not set up");
+    }),
   } satisfies PreviewGateway;
 }
 

@@ -1,0 +1,38 @@
+/**
+ * Refresh for the hosts whose pane calls the service itself (Excel and the preview): the core's
+ * refresh flow (src/core/refresh-flow.ts) run over the host's cells and the direct gateway (the data
+ * API, and the record). The flow's code loads with the first refresh.
+ */
+import type { CellBlock, CellRead, RefreshOutcome, WriteLimits } from "../core/refresh-flow.js";
+import type { RefreshItem } from "../core/refresh-plan.js";
+import type { DirectGateway } from "./direct-gateway.js";
+import type { RefreshHandlers } from "./host.js";
+
+/** A host's cells: one round trip per block written or range read. */
+export interface HostCells {
+  write(block: CellBlock): Promise<void>;
+  read(read: CellRead): Promise<unknown[][]>;
+}
+
+export async function refreshWithGateway(
+  items: readonly RefreshItem[],
+  handlers: RefreshHandlers,
+  gateway: Pick<DirectGateway, "loadReportData" | "recordRefresh">,
+  cells: HostCells,
+  limits?: WriteLimits,
+): Promise<RefreshOutcome[]> {
+  const { runRefresh } = await import("../core/refresh-flow.js");
+  return runRefresh(
+    items,
+    {
+      load: (item, onProgress, signal) =>
+        gateway.loadReportData(item.placement.report, { signal, onProgress }),
+      read: (read) => cells.read(read),
+      write: (block) => cells.write(block),
+      record: (item, input) =>
+        gateway.recordRefresh(item.placement.report.deploymentId, item.placement.report.id, input),
+      confirmOverwrite: (_item, question) => handlers.confirmOverwrite(question),
+    },
+    { limits, signal: handlers.signal, onProgress: handlers.onProgress, onOutcome: handlers.onOutcome },
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The preview's sheets as placements find them, and the size of the grid it draws: shared by the
+ * workbook (shading) and the demo's values.
+ */
+import { placementSheetName } from "../../core/placements.js";
+import type { ReportPlacement } from "../../core/schema.js";
+
+/** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
+export const GRID_COLUMNS = 14;
+export const GRID_ROWS = 40;
+
+export interface PreviewSheet {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * Which sheet of the workbook a placement is drawn on: the sheet whose id it stores; otherwise (no
+ * id stored, or an id this workbook no longer has) the sheet with the name it stores.
+ */
+export function sheetOfPlacement(
+  placement: ReportPlacement,
+  sheets: readonly PreviewSheet[],
+): { sheet: PreviewSheet; staleSheetId: boolean } | null {
+  if (placement.sheetId) {
+    const byId = sheets.find((s) => s.id === placement.sheetId);
+    if (byId) return { sheet: byId, staleSheetId: false };
+  }
+  const name = placementSheetName(placement);
+  const byName = name === null ? undefined : sheets.find((s) => s.name === name);
+  return byName ? { sheet: byName, staleSheetId: Boolean(placement.sheetId) } : null;
+}
