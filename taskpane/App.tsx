@@ -1,5 +1,5 @@
 /**
- * The task pane: one app for every host. A compact header (the workbook, Refresh, Settings) over two
+ * The task pane: one app for every host. A compact header (the workbook, Reload list, Settings) over two
  * views as tabs: "Reports" (the active cell with `Disconnect report here`, this workbook's placements
  * by sheet) and "Ask" (the agent chat, loaded lazily). Outcomes show as messages at the top of the
  * pane's main area. Settings come first until a tenant URL and an API key are set.
@@ -30,15 +30,17 @@ import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/host
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage, type SettingsField } from "./errorMessage.js";
 import { FocusRescueBox } from "./focusRescue.js";
-import { DisconnectIcon, RefreshIcon, SettingsIcon } from "./icons.js";
+import { DisconnectIcon, RefreshIcon, ReloadIcon, SettingsIcon } from "./icons.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { Spinner, usePrefetchWhenShown } from "./lazy.js";
 import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
 import { PaneTabs, type PaneView, panelId, tabId } from "./PaneTabs.js";
 import { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./PlacementList.js";
+import { useRefreshRun } from "./RefreshControls.js";
 import { RefreshingStatus } from "./RefreshingStatus.js";
 import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
+import { createRefreshRun, type RefreshRun } from "./refreshRun.js";
 import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
 import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
@@ -135,6 +137,7 @@ const useStyles = makeStyles({
     ":focus-visible": { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
   cellLine: { display: "flex", alignItems: "baseline", columnGap: tokens.spacingHorizontalS, minWidth: 0 },
+  cellActions: { display: "flex", flexWrap: "wrap", gap: tokens.spacingHorizontalS },
   cellLabel: { color: tokens.colorNeutralForeground3, flexShrink: 0 },
   cellValue: {
     overflow: "hidden",
@@ -165,6 +168,19 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const styles = useStyles();
   const { messages, notify, dismiss } = usePaneMessages();
   const state = usePaneState(host, notify);
+  // One refresh run for the pane's life: it survives switching views (refreshRun.ts).
+  const live = useRef(state);
+  live.current = state;
+  const [run] = useState(() =>
+    host.refreshPlacements
+      ? createRefreshRun({
+          host,
+          workbook: () => live.current.liveWorkbook(),
+          onReport: (report) => live.current.applyReport(report),
+          notify,
+        })
+      : undefined,
+  );
   usePrefetchWhenShown(state.phase !== "loading");
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
@@ -245,9 +261,9 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             <Button
               ref={refreshButton}
               appearance="subtle"
-              icon={state.refreshing ? <Spinner size="tiny" aria-hidden /> : <RefreshIcon />}
-              aria-label="Refresh"
-              title="Refresh"
+              icon={state.refreshing ? <Spinner size="tiny" aria-hidden /> : <ReloadIcon />}
+              aria-label="Reload list"
+              title="Reload list"
               // Focusable while it runs: a disabled button would drop focus to the page.
               disabledFocusable={state.refreshing || state.phase === "loading"}
               onClick={() => void state.reload()}
@@ -298,7 +314,8 @@ function Pane({ host }: { host: SpreadsheetHost }) {
           >
             <ReportsView
               state={state}
-              cell={<CurrentCell state={cellState} cardRef={cellCard} />}
+              cell={<CurrentCell state={cellState} cardRef={cellCard} run={run} />}
+              run={run}
               onSelect={onSelect}
               onDisconnectPlacement={onDisconnectPlacement}
               onOpenSettings={openSettings}
@@ -356,7 +373,15 @@ function cellText(context: ActiveContext): string {
   });
 }
 
-function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject<HTMLDivElement | null> }) {
+function CurrentCell({
+  state,
+  cardRef,
+  run,
+}: {
+  state: PaneState;
+  cardRef?: RefObject<HTMLDivElement | null>;
+  run?: RefreshRun | undefined;
+}) {
   const styles = useStyles();
   const hintId = useId("disconnect-hint");
   const { context, current } = state;
@@ -415,7 +440,8 @@ function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject
             No report is placed under this cell. Select a cell inside a placed report to disconnect it.
           </Caption1>
         )}
-        <div>
+        <div className={styles.cellActions}>
+          {run && current ? <RefreshHere run={run} placement={current} describedBy={hintId} /> : null}
           <Button
             appearance="primary"
             icon={busy ? <Spinner size="tiny" aria-hidden /> : <DisconnectIcon />}
@@ -428,5 +454,30 @@ function CurrentCell({ state, cardRef }: { state: PaneState; cardRef?: RefObject
         </div>
       </div>
     </section>
+  );
+}
+
+/** "Refresh" on the selected-cell card: that placement, new data in its cells. */
+function RefreshHere({
+  run,
+  placement,
+  describedBy,
+}: {
+  run: RefreshRun;
+  placement: PlacedReport;
+  describedBy: string;
+}) {
+  const running = useRefreshRun(run).running;
+  return (
+    <Button
+      appearance="secondary"
+      icon={running ? <Spinner size="tiny" aria-hidden /> : <RefreshIcon />}
+      // Focusable while a run goes: a disabled button would drop focus to the page.
+      disabledFocusable={running}
+      aria-describedby={describedBy}
+      onClick={() => void run.start({ kind: "placement", key: placement.key })}
+    >
+      Refresh
+    </Button>
   );
 }

@@ -1,9 +1,10 @@
 /**
- * The menu of one listed placement: select it, or disconnect exactly that placement (useful for a
- * placement on a recreated tab, which is under no cell). Loaded lazily with the list.
+ * The menu of one listed placement: refresh it (or every placement of its report here), select it,
+ * or disconnect exactly that placement (useful for a placement on a recreated tab, which is under no
+ * cell). Loaded lazily with the list.
  */
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from "@fluentui/react-components";
-import { DisconnectIcon, MoreIcon, SelectIcon } from "./icons.js";
+import { DisconnectIcon, MoreIcon, RefreshIcon, SelectIcon } from "./icons.js";
 
 interface PlacementActionsProps {
   className?: string;
@@ -12,13 +13,15 @@ interface PlacementActionsProps {
   busy: boolean;
   onSelect(): void;
   onDisconnect(): void;
+  /** Refresh this placement, or every placement of its report here; absent where the host cannot. */
+  onRefresh?: ((whole: "placement" | "report") => void) | undefined;
   /** The menu is controlled: a click on the placeholder button before this loaded still opens it. */
   open: boolean;
   onOpenChange(open: boolean): void;
 }
 
 export default function PlacementActions(props: PlacementActionsProps) {
-  const { className, label, canSelect, busy, onSelect, onDisconnect, open, onOpenChange } = props;
+  const { className, label, canSelect, busy, onSelect, onDisconnect, onRefresh, open, onOpenChange } = props;
   return (
     <Menu positioning="below-end" open={open} onOpenChange={(_, data) => onOpenChange(data.open)}>
       <MenuTrigger disableButtonEnhancement>
@@ -33,6 +36,16 @@ export default function PlacementActions(props: PlacementActionsProps) {
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
+          {onRefresh ? (
+            <>
+              <MenuItem icon={<RefreshIcon />} onClick={() => onRefresh("placement")} disabled={busy}>
+                Refresh
+              </MenuItem>
+              <MenuItem onClick={() => onRefresh("report")} disabled={busy}>
+                Refresh report
+              </MenuItem>
+            </>
+          ) : null}
           <MenuItem icon={<SelectIcon />} onClick={onSelect} disabled={!canSelect}>
             Select in workbook
           </MenuItem>

@@ -26,6 +26,7 @@ import {
 } from "../src/core/placement-view.js";
 import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
 import { MoreIcon } from "./icons.js";
+import type { RowStatus } from "./refreshRun.js";
 
 /** At most two lines, then an ellipsis; a word longer than the line breaks rather than overflows. */
 export const TWO_LINES = {
@@ -186,6 +187,9 @@ export interface PlacementItemProps {
   otherWorkbooks: readonly PlacedReport[];
   onSelect(target: SelectTarget): void;
   onDisconnect(placement: PlacedReport): void;
+  /** Where a refresh run stands for this placement, if it is in one. */
+  refreshRow?: RowStatus | null;
+  onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
 }
 
 /** Same props, a virtual row's position compared by value (the list makes a new object each render). */
@@ -205,6 +209,7 @@ function sameItemProps(a: PlacementItemProps, b: PlacementItemProps): boolean {
 export const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect, virtual } =
     props;
+  const { refreshRow, onRefresh } = props;
   const styles = useStyles();
   const p = item.placement;
   const name = reportName(p.report);
@@ -268,14 +273,23 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
             className={styles.menuButton}
             label={actionsLabel}
             canSelect={range !== null}
-            busy={busy}
+            busy={busy || (refreshRow != null && refreshRow.kind !== "not-refreshed")}
             onSelect={select}
             onDisconnect={() => onDisconnect(p)}
+            onRefresh={onRefresh ? (whole) => onRefresh(p, whole) : undefined}
             open={menuOpen}
             onOpenChange={setMenuOpen}
           />
         </Suspense>
       </div>
+      {refreshRow ? (
+        <Caption1
+          className={mergeClasses(styles.note, refreshRow.kind === "not-refreshed" && styles.warningNote)}
+          data-refresh-status={refreshRow.kind}
+        >
+          {refreshRow.kind === "queued" ? "Queued" : refreshRow.text}
+        </Caption1>
+      ) : null}
       {item.note ? (
         <Caption1 className={mergeClasses(styles.note, item.note.kind !== "renamed" && styles.warningNote)}>
           {sheetNoteText(item.note)}

@@ -33,6 +33,7 @@ import {
 } from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
 import { PlacementItem, type SelectTarget, type VirtualRow } from "./PlacementItem.js";
+import type { RowStatus } from "./refreshRun.js";
 import type { Row } from "./VirtualRows.js";
 
 const VirtualRows = lazy(() => import("./VirtualRows.js"));
@@ -99,6 +100,10 @@ interface PlacementListProps {
   busyKeys: ReadonlySet<string>;
   onSelect(target: SelectTarget): void;
   onDisconnect(placement: PlacedReport): void;
+  /** A refresh's state of each placement in it (Queued, Refreshing…, Not refreshed: why). */
+  refreshRows?: ReadonlyMap<string, RowStatus>;
+  /** Refresh and Refresh report from a row's menu; absent where the host cannot refresh. */
+  onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
 }
 
 /** Whether keyboard focus is nowhere useful (on the body, or on an element just removed). */
@@ -108,7 +113,8 @@ function focusLost(): boolean {
 }
 
 export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
-  const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect } = props;
+  const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect, refreshRows, onRefresh } =
+    props;
   const styles = useStyles();
   const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
@@ -243,6 +249,8 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
       onSelect={onSelect}
       onDisconnect={onMenuDisconnect}
+      refreshRow={refreshRows?.get(item.placement.key) ?? null}
+      onRefresh={onRefresh}
     />
   );
 

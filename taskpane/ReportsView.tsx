@@ -3,13 +3,15 @@
  * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
  */
 import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
-import type { ReactNode } from "react";
-import type { PlacedReport } from "../src/core/placement-view.js";
+import { type ReactNode, useCallback, useSyncExternalStore } from "react";
+import { type PlacedReport, reportKey } from "../src/core/placement-view.js";
 import type { SettingsField } from "./errorMessage.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
+import { RefreshAllButton, RefreshProgress } from "./RefreshControls.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
+import type { RefreshRun } from "./refreshRun.js";
 import type { PaneState } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -30,7 +32,22 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
   },
   problems: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
+  headingRow: {
+    display: "flex",
+    alignItems: "center",
+    justifyContent: "space-between",
+    columnGap: tokens.spacingHorizontalS,
+    minWidth: 0,
+  },
 });
+
+const NO_RUN = { subscribe: () => () => {}, getSnapshot: () => null };
+
+/** The run's state, or null where the host cannot refresh. */
+function useOptionalRun(run: RefreshRun | undefined) {
+  const source = run ?? NO_RUN;
+  return useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+}
 
 interface ReportsViewProps {
   state: PaneState;
@@ -40,11 +57,30 @@ interface ReportsViewProps {
   onDisconnectPlacement(p: PlacedReport): void;
   onOpenSettings(field: SettingsField): void;
   focusAfterRetry(): HTMLElement | null;
+  /** The refresh run, where the host can refresh (Refresh all, progress, the overwrite question). */
+  run?: RefreshRun | undefined;
 }
 
 /** The Reports view: what is loading or failed, the selected cell, this workbook's placements. */
-export function ReportsView({ state, cell, onSelect, onDisconnectPlacement, ...retry }: ReportsViewProps) {
+export function ReportsView({
+  state,
+  cell,
+  onSelect,
+  onDisconnectPlacement,
+  run,
+  ...retry
+}: ReportsViewProps) {
   const styles = useStyles();
+  const runState = useOptionalRun(run);
+  const onRefresh = useCallback(
+    (p: PlacedReport, whole: "placement" | "report") =>
+      void run?.start(
+        whole === "placement"
+          ? { kind: "placement", key: p.key }
+          : { kind: "report", reportKey: reportKey(p.report) },
+      ),
+    [run],
+  );
   const retryBar = (consequence: string) => (
     <RetryBar
       consequence={consequence}
@@ -91,19 +127,23 @@ export function ReportsView({ state, cell, onSelect, onDisconnectPlacement, ...r
       {cell}
 
       <section className={styles.section} aria-labelledby="placements-heading">
-        <Subtitle2 as="h2" id="placements-heading" className={styles.sectionHeading}>
-          Reports in this workbook
-          {state.here.length > 0 ? (
-            <Badge appearance="filled" color="informative" size="small">
-              {state.here.length}
-            </Badge>
-          ) : null}
-        </Subtitle2>
+        <div className={styles.headingRow}>
+          <Subtitle2 as="h2" id="placements-heading" className={styles.sectionHeading}>
+            Reports in this workbook
+            {state.here.length > 0 ? (
+              <Badge appearance="filled" color="informative" size="small">
+                {state.here.length}
+              </Badge>
+            ) : null}
+          </Subtitle2>
+          {run ? <RefreshAllButton run={run} count={state.here.length} /> : null}
+        </div>
+        {run ? <RefreshProgress run={run} /> : null}
         {state.here.length === 0 ? (
           <div className={styles.empty}>
             <Text weight="semibold">No reports are placed in this workbook yet.</Text>
             <Caption1>
-              Place a report from the Reporting Platform into a sheet, then press Refresh to see it here.
+              Place a report from the Reporting Platform into a sheet, then press Reload list to see it here.
             </Caption1>
           </div>
         ) : (
@@ -115,6 +155,8 @@ export function ReportsView({ state, cell, onSelect, onDisconnectPlacement, ...r
             busyKeys={state.busyKeys}
             onSelect={onSelect}
             onDisconnect={onDisconnectPlacement}
+            refreshRows={runState?.rows}
+            onRefresh={run ? onRefresh : undefined}
           />
         )}
       </section>

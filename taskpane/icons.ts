@@ -5,7 +5,8 @@
  * would load whole (about 17 MB) on every page load.
  */
 export { AddRegular as AddIcon } from "@fluentui/react-icons/svg/add";
-export { ArrowClockwiseRegular as RefreshIcon } from "@fluentui/react-icons/svg/arrow-clockwise";
+export { ArrowClockwiseRegular as ReloadIcon } from "@fluentui/react-icons/svg/arrow-clockwise";
+export { ArrowSyncRegular as RefreshIcon } from "@fluentui/react-icons/svg/arrow-sync";
 export { ChatAddRegular as NewConversationIcon } from "@fluentui/react-icons/svg/chat-add";
 export { DeleteRegular as RemoveIcon } from "@fluentui/react-icons/svg/delete";
 export { LinkDismissRegular as DisconnectIcon } from "@fluentui/react-icons/svg/link-dismiss";

@@ -74,6 +74,10 @@ export interface PaneState {
   disconnectAt(at?: ActiveContext): Promise<Outcome>;
   /** Disconnects one listed placement (for example one on a recreated tab, under no cell). */
   disconnectPlacement(placement: PlacedReport): Promise<Outcome>;
+  /** Shows a report as the service returned it (a refresh recorded on it). */
+  applyReport(report: Report): void;
+  /** This workbook's placements and sheets as they are now (not as the last render saw them). */
+  liveWorkbook(): { here: PlacedReport[]; sheets: SheetInfo[] };
 }
 
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
@@ -407,6 +411,17 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     });
   }, [host, disconnectAt, setContext]);
 
+  const applyReport = useCallback(
+    (report: Report) => {
+      if (mounted.current) setReports(replaceReport(live.current.reports, report));
+    },
+    [setReports],
+  );
+  const liveWorkbook = useCallback(() => {
+    const { reports: now, context: at, sheets: known } = live.current;
+    return { here: splitByWorkbook(placedOf(now), at?.workbookId ?? "").here, sheets: known };
+  }, [placedOf]);
+
   return {
     phase,
     settings,
@@ -426,5 +441,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     applySettings,
     disconnectAt,
     disconnectPlacement,
+    applyReport,
+    liveWorkbook,
   };
 }

@@ -71,13 +71,13 @@ export function disconnectOutcomeMessage(
   if (returned.id !== asked.id || returned.deploymentId !== asked.deploymentId) {
     return {
       ok: false,
-      message: `The service answered with another report (${reportName(returned)}, id ${returned.id}) instead of ${reportName(asked)}: it is not known whether ${where} was disconnected. Refresh to see.`,
+      message: `The service answered with another report (${reportName(returned)}, id ${returned.id}) instead of ${reportName(asked)}: it is not known whether ${where} was disconnected. Press Reload list to see.`,
     };
   }
   if (holdsPlacement(returned, placement)) {
     return {
       ok: false,
-      message: `The service kept ${reportName(returned)} at ${where}: it did not recognise the placement. Refresh and try again.`,
+      message: `The service kept ${reportName(returned)} at ${where}: it did not recognise the placement. Press Reload list and try again.`,
     };
   }
   return {
@@ -117,7 +117,7 @@ export function disconnectOutcomeAfterReload(
   if (reports === null) {
     return {
       ok: false,
-      message: `${failure} The disconnect of ${name} from ${where} may still have been applied, and the list could not be reloaded: press Refresh to see.`,
+      message: `${failure} The disconnect of ${name} from ${where} may still have been applied, and the list could not be reloaded: press Reload list to see.`,
     };
   }
   const report = reports.find(

@@ -100,7 +100,7 @@ describe("what a disconnect's answer proves", () => {
     expect(notApplied.ok).toBe(false);
     expect(notApplied.message).toMatch(/is still at Sales!B2:F20, so nothing was disconnected. Try again\.$/);
     expect(disconnectOutcomeAfterReload(p1!, timeout, null).message).toMatch(
-      /may still have been applied, and the list could not be reloaded: press Refresh/,
+      /may still have been applied, and the list could not be reloaded: press Reload list/,
     );
     // The report no longer listed at all: nothing of it is placed here any more.
     expect(disconnectOutcomeAfterReload(p1!, timeout, []).ok).toBe(true);

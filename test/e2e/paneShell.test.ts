@@ -117,14 +117,14 @@ describe("messages", () => {
     expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
   });
 
-  test("Refresh keeps focus while it runs and after", async () => {
+  test("Reload list keeps focus while it runs and after", async () => {
     const page = await open();
-    const refresh = paneOf(page).getByRole("button", { name: "Refresh", exact: true });
+    const refresh = paneOf(page).getByRole("button", { name: "Reload list", exact: true });
     await refresh.focus();
     await page.keyboard.press("Enter");
     await waitForPlacements(page);
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
-      .toBe("Refresh");
+      .toBe("Reload list");
   });
 });

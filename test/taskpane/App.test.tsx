@@ -225,12 +225,12 @@ describe("Open settings on a refused key", () => {
     const host = new FakeHost();
     const root = await renderPane(host);
     host.loadError = new PlatformError("server", "The Reporting Platform had a problem (503).");
-    await click(buttonByName(root, "Refresh"));
+    await click(buttonByName(root, "Reload list"));
     await settle();
     expect(root.textContent).toContain("(503)");
     expect(queryButton(root, "Open settings")).toBeUndefined();
     host.loadError = new PlatformError("forbidden", "The API key is valid but not allowed (403).");
-    await click(buttonByName(root, "Refresh"));
+    await click(buttonByName(root, "Reload list"));
     await settle();
     expect(queryButton(root, "Open settings")).toBeDefined();
   });
@@ -246,15 +246,15 @@ describe("focus", () => {
       await gate.promise;
       return load();
     };
-    const refresh = buttonByName(root, "Refresh");
+    const refresh = buttonByName(root, "Reload list");
     act(() => refresh.focus());
     await click(refresh);
-    expect(document.activeElement).toBe(buttonByName(root, "Refresh"));
-    expect(buttonByName(root, "Refresh").matches(":disabled")).toBe(false);
-    expect(buttonByName(root, "Refresh").getAttribute("aria-disabled")).toBe("true");
+    expect(document.activeElement).toBe(buttonByName(root, "Reload list"));
+    expect(buttonByName(root, "Reload list").matches(":disabled")).toBe(false);
+    expect(buttonByName(root, "Reload list").getAttribute("aria-disabled")).toBe("true");
     await act(async () => gate.resolve());
     await settle();
-    expect(document.activeElement).toBe(buttonByName(root, "Refresh"));
+    expect(document.activeElement).toBe(buttonByName(root, "Reload list"));
   });
 
   it("returns to the Settings button when Settings closes with Back, Save or the Settings toggle", async () => {

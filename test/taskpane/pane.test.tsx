@@ -71,7 +71,7 @@ describe("loading", () => {
       "server",
       "The Reporting Platform had a problem (503). Try again in a moment.",
     );
-    await click(buttonByName(root, "Refresh"));
+    await click(buttonByName(root, "Reload list"));
     await settle();
     expect(root.textContent).toContain("The refresh failed.");
     expect(root.querySelectorAll("li[data-placement-key]")).toHaveLength(4);

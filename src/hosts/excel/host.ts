@@ -329,7 +329,7 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
         await select(sheetName);
       } catch (error) {
         if (!isItemNotFound(error)) throw error;
-        throw new Error(`The sheet "${sheetName}" is not in this workbook any more. Refresh the list.`);
+        throw new Error(`The sheet "${sheetName}" is not in this workbook any more. Press Reload list.`);
       }
     },
 

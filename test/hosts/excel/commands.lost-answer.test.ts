@@ -93,6 +93,6 @@ describe("a right-click whose disconnect answer is lost, with no pane listening"
     expect(notified).toHaveLength(1);
     expect(notified[0]!.ok).toBe(false);
     expect(notified[0]!.message).toContain("may still have been applied");
-    expect(notified[0]!.message).toContain("press Refresh");
+    expect(notified[0]!.message).toContain("press Reload list");
   });
 });

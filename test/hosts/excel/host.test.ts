@@ -246,7 +246,7 @@ describe("selectRange", () => {
   it("says so when the sheet is gone", async () => {
     const { host } = setup({ storedWorkbookId: STORED_ID });
     await expect(host.selectRange({ sheetId: null, sheetName: "Deleted", range: "A1" })).rejects.toThrow(
-      'The sheet "Deleted" is not in this workbook any more. Refresh the list.',
+      'The sheet "Deleted" is not in this workbook any more. Press Reload list.',
     );
   });
 });

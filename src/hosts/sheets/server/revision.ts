@@ -46,13 +46,13 @@ export function workbookRevision(spreadsheetId: string, sheets: readonly SheetIn
 
 /**
  * Notes that this spreadsheet's reports changed outside the pane, so the next poll tells the sidebar.
- * Never throws: a lost note costs only a stale list until Refresh, not the user's action.
+ * Never throws: a lost note costs only a stale list until Reload list, not the user's action.
  */
 export function noteWorkbookEdited(spreadsheetId: string): void {
   try {
     const next = readEdits(spreadsheetId) + 1;
     PropertiesService.getUserProperties().setProperty(editsKey(spreadsheetId), String(next));
   } catch {
-    // The properties store is unavailable or full: the pane's Refresh still shows the change.
+    // The properties store is unavailable or full: the pane's Reload list still shows the change.
   }
 }

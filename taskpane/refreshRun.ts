@@ -1,0 +1,201 @@
+/**
+ * A refresh as the pane runs it (docs/pane.md, "Refresh"): Refresh, Refresh report and Refresh all
+ * planned by the core (planRefresh), handed to the host (which runs the core's refresh flow), and
+ * followed row by row: Queued, Refreshing…, then refreshed or Not refreshed with the reason. Plain
+ * TypeScript outside React (components read it with useSyncExternalStore), so a run survives
+ * switching views, and one run at a time.
+ */
+import { formatCount } from "../src/core/limits.js";
+import type { PlacedReport, SheetRef } from "../src/core/placement-view.js";
+import type { RefreshOutcome } from "../src/core/refresh-flow.js";
+import { type NotRefreshed, planRefresh, type RefreshScope } from "../src/core/refresh-plan.js";
+import type { Report } from "../src/core/schema.js";
+import type { SpreadsheetHost } from "../src/hosts/host.js";
+import { errorMessage } from "./errorMessage.js";
+import type { Notice } from "./usePaneState.js";
+
+export type RowStatus =
+  | { kind: "queued" }
+  | { kind: "refreshing"; text: string }
+  | { kind: "not-refreshed"; text: string };
+
+export interface RefreshRunState {
+  running: boolean;
+  /** Placements the run will try (those it cannot are counted apart: Refresh all counts only what it tries). */
+  total: number;
+  /** Placements refreshed so far. */
+  refreshed: number;
+  /** Placements finished so far, refreshed or not. */
+  finished: number;
+  /** Stop was pressed: the placement being written is finished, the rest are not started. */
+  stopping: boolean;
+  /** What each placement of the run shows, by placement key; refreshed ones show their new state. */
+  rows: ReadonlyMap<string, RowStatus>;
+  /** Asked before cells that are not the placement's are overwritten. */
+  question: string | null;
+}
+
+const IDLE: RefreshRunState = {
+  running: false,
+  total: 0,
+  refreshed: 0,
+  finished: 0,
+  stopping: false,
+  rows: new Map(),
+  question: null,
+};
+
+export interface RefreshRunDeps {
+  host: SpreadsheetHost;
+  /** This workbook's placements and sheets as the pane shows them now. */
+  workbook(): { here: readonly PlacedReport[]; sheets: readonly SheetRef[] };
+  /** A report the service recorded a refresh on: the list shows it (Up to date, refreshed just now). */
+  onReport(report: Report): void;
+  notify(notice: Notice): void;
+}
+
+export interface RefreshRun {
+  getSnapshot(): RefreshRunState;
+  subscribe(listener: () => void): () => void;
+  /** Starts a refresh; resolves when it is over (at once when one is running, or nothing to do). */
+  start(scope: RefreshScope): Promise<void>;
+  stop(): void;
+  /** The user's answer to the overwrite question. */
+  answer(overwrite: boolean): void;
+}
+
+function progressText(phase: string, rows?: number, total?: number | null): string {
+  if (phase === "waiting") return "Refreshing… the service is preparing the data";
+  if (phase === "writing" && total)
+    return `Refreshing… writing ${formatCount(Math.min(rows ?? 0, total))} of ${formatCount(total)} rows`;
+  if (phase === "recording") return "Refreshing… recording";
+  return "Refreshing…";
+}
+
+export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
+  let state = IDLE;
+  const listeners = new Set<() => void>();
+  let controller: AbortController | null = null;
+  let pendingAnswer: ((yes: boolean) => void) | null = null;
+
+  const set = (patch: Partial<RefreshRunState>) => {
+    state = { ...state, ...patch };
+    for (const l of [...listeners]) l();
+  };
+  const setRow = (key: string, status: RowStatus | null) => {
+    const rows = new Map(state.rows);
+    if (status) rows.set(key, status);
+    else rows.delete(key);
+    set({ rows });
+  };
+
+  function summary(outcomes: readonly RefreshOutcome[], skipped: readonly NotRefreshed[]): Notice {
+    const refreshed = outcomes.filter((o) => o.status === "refreshed");
+    const failed = [...outcomes.filter((o) => o.status === "not-refreshed"), ...skipped];
+    if (outcomes.length + skipped.length === 1) {
+      const only = outcomes[0] ?? skipped[0]!;
+      return {
+        intent: "status" in only && only.status === "refreshed" ? "success" : "error",
+        message: only.message,
+      };
+    }
+    const stopped = failed.filter((f) => f.reason === "stopped").length;
+    const parts = [`Refreshed ${refreshed.length} of ${outcomes.length + skipped.length} placements.`];
+    if (stopped > 0) parts.push(`Stopped: ${stopped} not started.`);
+    if (failed.length - stopped > 0)
+      parts.push(`${failed.length - stopped} not refreshed: the list says why.`);
+    return {
+      intent: failed.length === 0 ? "success" : refreshed.length > 0 ? "warning" : "error",
+      message: parts.join(" "),
+    };
+  }
+
+  async function start(scope: RefreshScope): Promise<void> {
+    if (state.running) return;
+    const refresh = deps.host.refreshPlacements?.bind(deps.host);
+    if (!refresh) return;
+    const { here, sheets } = deps.workbook();
+    const plan = planRefresh(here, scope, sheets);
+    const rows = new Map<string, RowStatus>();
+    for (const item of plan.items) rows.set(item.placement.key, { kind: "queued" });
+    for (const n of plan.notRefreshed) rows.set(n.placement.key, { kind: "not-refreshed", text: n.message });
+    if (plan.items.length === 0) {
+      set({ ...IDLE, rows });
+      deps.notify(summary([], plan.notRefreshed));
+      return;
+    }
+    controller = new AbortController();
+    set({
+      running: true,
+      total: plan.items.length,
+      refreshed: 0,
+      finished: 0,
+      stopping: false,
+      rows,
+      question: null,
+    });
+    try {
+      const outcomes = await refresh(plan.items, {
+        signal: controller.signal,
+        onProgress: (p) =>
+          setRow(p.item.placement.key, {
+            kind: "refreshing",
+            text: progressText(p.phase, p.rows, p.totalRows),
+          }),
+        onOutcome: (o) => {
+          if (o.status === "refreshed") {
+            deps.onReport(o.report);
+            setRow(o.item.placement.key, null);
+          } else setRow(o.item.placement.key, { kind: "not-refreshed", text: o.message });
+          set({
+            finished: state.finished + 1,
+            refreshed: state.refreshed + (o.status === "refreshed" ? 1 : 0),
+          });
+        },
+        confirmOverwrite: (question) =>
+          new Promise<boolean>((resolve) => {
+            pendingAnswer = resolve;
+            set({ question });
+          }),
+      });
+      deps.notify(summary(outcomes, plan.notRefreshed));
+    } catch (error) {
+      deps.notify({ intent: "error", message: errorMessage(error) });
+      // What never started is not left "Queued".
+      const left = new Map(state.rows);
+      for (const [key, row] of left) if (row.kind !== "not-refreshed") left.delete(key);
+      set({ rows: left });
+    } finally {
+      controller = null;
+      pendingAnswer = null;
+      set({ running: false, stopping: false, question: null });
+    }
+  }
+
+  return {
+    getSnapshot: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start,
+    stop() {
+      if (!state.running || !controller) return;
+      controller.abort();
+      set({ stopping: true });
+      // A question still open is answered "no": nothing is overwritten after Stop.
+      if (pendingAnswer) {
+        const answer = pendingAnswer;
+        pendingAnswer = null;
+        set({ question: null });
+        answer(false);
+      }
+    },
+    answer(overwrite) {
+      const answer = pendingAnswer;
+      pendingAnswer = null;
+      set({ question: null });
+      answer?.(overwrite);
+    },
+  };
+}
