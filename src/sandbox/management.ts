@@ -1,9 +1,10 @@
 /**
  * The management API the add-in uses: deployments, reports (list, get) and the disconnect (platform-api.md,
- * the disconnect rules). The matching rules are the core's (`applyDisconnect`); this file only serves them.
+ * the disconnect rules). The address rules are the sandbox's own (`placement-rules.ts`), written from the
+ * spec; a test runs the same addresses through the core's reading and expects the same answers.
  */
-import { applyDisconnect, placementsOf } from "../core/placements.js";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
+import { storedPlacements, withoutPlacement } from "./placement-rules.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
@@ -119,7 +120,7 @@ export function listReports(
 
   const matching = [...state.reports.values()]
     .filter((r) => r.deploymentId === deploymentId)
-    .filter((r) => !workbook || placementsOf(r).some((p) => p.workbookId === workbook))
+    .filter((r) => !workbook || storedPlacements(r).some((p) => p.workbookId === workbook))
     .filter((r) => !search || r.name.toLowerCase().includes(search))
     .filter((r) => folderId === undefined || r.folderId === folderId)
     .filter((r) => workbookId === undefined || r.workbookId === workbookId)
@@ -168,7 +169,7 @@ export async function disconnect(
   }
   // Read again after the body arrived: other requests may have changed the report meanwhile.
   const current = requireReport(state, deploymentId, reportId);
-  const outcome = applyDisconnect(current, parsed.data);
-  if (outcome.removed) state.reports.set(reportId, outcome.report);
-  return jsonResponse(200, outcome.report);
+  const after = withoutPlacement(current, parsed.data);
+  if (after !== current) state.reports.set(reportId, after);
+  return jsonResponse(200, after);
 }

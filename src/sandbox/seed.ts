@@ -5,8 +5,8 @@
  * ("deployment" for "deployments") is named instead of silently ignored.
  */
 import { z } from "zod";
-import { placementsOf } from "../core/placements.js";
 import { ReportSchema } from "../core/schema.js";
+import { storedPlacements } from "./placement-rules.js";
 
 const DeploymentSeed = z.strictObject({ id: z.number().int(), name: z.string().min(1) });
 
@@ -78,7 +78,7 @@ const SeedSchema = z
         });
       }
       const placementIds = new Set<string>();
-      placementsOf(r).forEach((p, j) => {
+      storedPlacements(r).forEach((p, j) => {
         if (!p.id) return;
         if (placementIds.has(p.id)) {
           ctx.addIssue({
