@@ -26,6 +26,7 @@ describe("parseSeed", () => {
       scimTokens: [],
       reports: [],
       agents: [],
+      cubes: [],
     });
   });
 
