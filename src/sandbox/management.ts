@@ -5,6 +5,7 @@
  */
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
 import { storedPlacements, withoutPlacement } from "./placement-rules.js";
+import { served } from "./placing.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
@@ -131,7 +132,7 @@ export function listReports(
   const page = matching.slice(0, pageSize);
   const last = page.at(-1);
   return jsonResponse(200, {
-    items: page.map((e) => e.report),
+    items: page.map((e) => served(e.report)),
     pageInfo: {
       hasNextPage: matching.length > page.length,
       endCursor: last ? encodeCursor({ k: last.key[0], id: last.report.id }) : null,
@@ -146,7 +147,7 @@ export function getReport(
   reportId: number,
 ): Response {
   requireDeployment(state, request, deploymentId);
-  return jsonResponse(200, requireReport(state, deploymentId, reportId));
+  return jsonResponse(200, served(requireReport(state, deploymentId, reportId)));
 }
 
 /**
@@ -171,5 +172,5 @@ export async function disconnect(
   const current = requireReport(state, deploymentId, reportId);
   const after = withoutPlacement(current, parsed.data);
   if (after !== current) state.reports.set(reportId, after);
-  return jsonResponse(200, after);
+  return jsonResponse(200, served(after));
 }
