@@ -107,7 +107,10 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
   function endpoint(path: string, handlers: Partial<Record<Method, Handler>>): void {
     const allow = Object.keys(handlers).join(", ");
     const notAllowed = (method: string): never => {
-      throw new HttpError(405, `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } });
+      const message = `${method} is not allowed here; use ${allow}.`;
+      // The data API answers errors as Cube does: {"error"}.
+      const body = path.startsWith("/data/") ? { error: message } : {};
+      throw new HttpError(405, message, { headers: { Allow: allow }, body });
     };
     for (const [method, handler] of Object.entries(handlers)) {
       // Hono answers HEAD with the GET handler; the service allows only the methods it lists.

@@ -587,3 +587,27 @@ describe("CORS", () => {
     expect(answer.headers.get("access-control-allow-methods")).toMatch(/\bPUT\b/);
   });
 });
+
+describe("the data API's other answers", () => {
+  it("an unknown deployment is 404 and a wrong method 405, both with {error}", async () => {
+    const tok = await token();
+    const unknown = await call(sandbox.url, "/data/9/cubejs-api/v1/load", {
+      method: "POST",
+      auth: tok,
+      body: {},
+    });
+    expect(unknown.status).toBe(404);
+    expect(typeof unknown.json.error).toBe("string");
+    const wrong = await call(sandbox.url, "/data/1/cubejs-api/v1/load", { method: "GET", auth: tok });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("POST");
+    expect(typeof wrong.json.error).toBe("string");
+    const noQuery = await call(sandbox.url, "/data/1/cubejs-api/v1/load", {
+      method: "POST",
+      auth: tok,
+      body: { q: 1 },
+    });
+    expect(noQuery.status).toBe(400);
+    expect(noQuery.json.error).toMatch(/query/);
+  });
+});
