@@ -110,11 +110,14 @@ export class DataApi {
         seconds = expiresIn;
       }
     }
+    // Forget expired tokens as new ones are issued, so a long-running sandbox does not grow.
+    const now = this.options.now();
+    for (const [t, record] of this.tokens) if (record.expiresAt <= now) this.tokens.delete(t);
     const token = `sbx-data-${randomBytes(24).toString("base64url")}`;
     const record = this.state.keys.get(key) as ApiKey;
     this.tokens.set(token, {
       deploymentId,
-      expiresAt: this.options.now() + seconds * 1000,
+      expiresAt: now + seconds * 1000,
       securityContext: structuredClone(record.securityContext ?? {}),
     });
     return jsonResponse(200, { cubeApiToken: token });
