@@ -5,7 +5,9 @@
  */
 import { type Context, Hono } from "hono";
 import { ChatEndpoints } from "./chat-endpoints.js";
+import { DataApi, DEFAULT_CONTINUE_WAIT_MS } from "./data-api.js";
 import { disconnect, getReport, listDeployments, listReports, pathId } from "./management.js";
+import { Placing } from "./placing.js";
 import { CORS_HEADERS, errorResponse, HttpError } from "./respond.js";
 import { asScimError, listScimUsers, scimError } from "./scim.js";
 import type { Seed } from "./seed.js";
@@ -24,6 +26,12 @@ export interface SandboxAppOptions {
   baseUrl: () => string;
   /** Called once per answered request (method, path, status); never given credentials. */
   log?: ((line: string) => void) | undefined;
+  /** The clock (ms since the epoch) for token expiry and refresh times; `Date.now` unless set (tests). */
+  now?: (() => number) | undefined;
+  /** `--data-delay-ms`: every data-API query runs at least this long ("Continue wait" meanwhile). */
+  dataDelayMs?: number | undefined;
+  /** How long one load request waits on a running query; else the seed's `continueWaitMs`, else 1,000 ms. */
+  continueWaitMs?: number | undefined;
 }
 
 export interface SandboxApp {
@@ -32,11 +40,11 @@ export interface SandboxApp {
   close(): void;
 }
 
-type Method = "GET" | "POST" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (c: Context) => Response | Promise<Response>;
 
 /** The methods the service answers anywhere; a preflight approves them. */
-const METHODS = "GET, POST, DELETE";
+const METHODS = "GET, POST, PUT, DELETE";
 
 /** True when the path's percent-encoding does not decode (a truncated escape, bytes that are not UTF-8). */
 function isMalformed(pathname: string): boolean {
@@ -51,6 +59,14 @@ function isMalformed(pathname: string): boolean {
 export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
   const state = new SandboxState(options.seed);
   const chat = new ChatEndpoints(state, options.chatDelayMs);
+  const now = options.now ?? Date.now;
+  const data = new DataApi(state, {
+    now,
+    continueWaitMs: options.continueWaitMs ?? options.seed.continueWaitMs ?? DEFAULT_CONTINUE_WAIT_MS,
+    dataDelayMs: options.dataDelayMs ?? 0,
+    baseUrl: options.baseUrl,
+  });
+  const placing = new Placing(state, now);
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -91,7 +107,10 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
   function endpoint(path: string, handlers: Partial<Record<Method, Handler>>): void {
     const allow = Object.keys(handlers).join(", ");
     const notAllowed = (method: string): never => {
-      throw new HttpError(405, `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } });
+      const message = `${method} is not allowed here; use ${allow}.`;
+      // The data API answers errors as Cube does: {"error"}.
+      const body = path.startsWith("/data/") ? { error: message } : {};
+      throw new HttpError(405, message, { headers: { Allow: allow }, body });
     };
     for (const [method, handler] of Object.entries(handlers)) {
       // Hono answers HEAD with the GET handler; the service allows only the methods it lists.
@@ -119,6 +138,12 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
   };
 
   endpoint("/api/v1/deployments", { GET: (c) => listDeployments(state, c.req.raw) });
+  endpoint("/api/v1/deployments/:deploymentId", {
+    GET: (c) => data.getDeployment(c.req.raw, deploymentOf(c)),
+  });
+  endpoint("/api/v1/deployments/:deploymentId/token", {
+    POST: (c) => data.issueToken(c.req.raw, deploymentOf(c)),
+  });
   endpoint("/api/v1/deployments/:deploymentId/reports", {
     GET: (c) => listReports(state, c.req.raw, deploymentOf(c), new URL(c.req.url).searchParams),
   });
@@ -129,10 +154,34 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
     },
   });
   endpoint("/api/v1/deployments/:deploymentId/reports/:reportId/connect-workbook", {
+    PUT: (c) => {
+      const deploymentId = deploymentOf(c);
+      return placing.connect(c.req.raw, deploymentId, reportOf(c));
+    },
     DELETE: (c) => {
       const deploymentId = deploymentOf(c);
       return disconnect(state, c.req.raw, deploymentId, reportOf(c));
     },
+  });
+  endpoint("/api/v1/deployments/:deploymentId/reports/:reportId/refresh", {
+    PUT: (c) => {
+      const deploymentId = deploymentOf(c);
+      return placing.refresh(c.req.raw, deploymentId, reportOf(c));
+    },
+  });
+  // Sandbox only: change a report's query while it runs, so its placements turn CHANGED.
+  endpoint("/sandbox/reports/:reportId/change-query", {
+    POST: (c) => {
+      state.authorizeManagement(c.req.raw);
+      return placing.changeQuery(c.req.raw, reportOf(c));
+    },
+  });
+  // The deployment's data API, at its deploymentUrl (`<base>/data/<deploymentId>`).
+  endpoint("/data/:deploymentId/cubejs-api/v1/load", {
+    POST: (c) => data.load(c.req.raw, c.req.param("deploymentId") ?? ""),
+  });
+  endpoint("/data/:deploymentId/cubejs-api/v1/cubesql", {
+    POST: (c) => data.cubesql(c.req.raw, c.req.param("deploymentId") ?? ""),
   });
   endpoint("/api/v1/public/:account/agents/:agentId/chat/stream-chat-state", {
     POST: (c) => chat.stream(c.req.raw, agentOf(c)),
@@ -160,6 +209,11 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
           throw asScimError(e);
         }
         throw scimError(404, `No SCIM resource at ${path} in the sandbox.`);
+      }
+      if (/^\/data(\/|$)/.test(path)) {
+        // The data API answers errors as Cube does: {"error"}.
+        const message = `No endpoint ${method} ${path} in the sandbox's data API.`;
+        throw new HttpError(404, message, { body: { error: message } });
       }
       throw new HttpError(404, `No endpoint ${method} ${path} in the sandbox.`);
     } catch (error) {

@@ -1,5 +1,7 @@
 /**
- * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet] [--no-cors]`
+ * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]`
+ *
+ * `--data-delay-ms` makes every data-API query run that long ("Continue wait" meanwhile).
  *
  * `--no-cors` answers like a tenant that allows no browser calls: no `Access-Control-*` header and
  * no preflight approved (the Excel pane then needs the add-in server's relay).
@@ -13,6 +15,7 @@ import {
   DEMO_AGENT_KEY,
   DEMO_AGENTS,
   DEMO_API_KEY,
+  DEMO_EUROPE_KEY,
   DEMO_SCIM_TOKEN,
   DEMO_SCOPED_KEY,
   demoSeed,
@@ -22,14 +25,16 @@ import { parseSeed, type Seed, SeedError } from "./seed.js";
 import { DEFAULT_CHAT_DELAY_MS, startSandbox } from "./server.js";
 
 const USAGE =
-  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--quiet] [--no-cors]\n" +
+  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]\n" +
   "  --port 0 (the default) takes a free port; without --seed the built-in demo data is served;\n" +
+  '  --data-delay-ms: every data-API query runs that long, 0 to 600000 (answers "Continue wait" meanwhile);\n' +
   "  --no-cors: no Access-Control-* headers, no preflight approved (a tenant that allows no browser calls).";
 
 interface Args {
   port: number;
   seedFile: string | null;
   chatDelayMs: number;
+  dataDelayMs: number;
   quiet: boolean;
   cors: boolean;
 }
@@ -44,6 +49,7 @@ function readArgs(argv: string[]): Args {
     port: 0,
     seedFile: null,
     chatDelayMs: DEFAULT_CHAT_DELAY_MS,
+    dataDelayMs: 0,
     quiet: false,
     cors: true,
   };
@@ -71,6 +77,9 @@ function readArgs(argv: string[]): Args {
         break;
       case "--chat-delay-ms":
         args.chatDelayMs = count(value(), 60_000);
+        break;
+      case "--data-delay-ms":
+        args.dataDelayMs = count(value(), 600_000);
         break;
       case "--quiet":
         args.quiet = true;
@@ -116,6 +125,7 @@ async function main(): Promise<void> {
       host: "127.0.0.1",
       seed,
       chatDelayMs: args.chatDelayMs,
+      dataDelayMs: args.dataDelayMs,
       cors: args.cors,
       ...(args.quiet ? {} : { log }),
     });
@@ -135,19 +145,23 @@ async function main(): Promise<void> {
   process.stdout.write(`${sandbox.url}\n`);
   if (!args.quiet) {
     log(
-      `Reporting Platform sandbox: ${seed.deployments.length} deployments, ${seed.reports.length} reports` +
+      `Reporting Platform sandbox: ${seed.deployments.length} deployments, ${seed.reports.length} reports, ${seed.cubes.length} cubes` +
         (args.seedFile ? ` from ${args.seedFile}` : " (built-in demo data)"),
     );
     if (!args.seedFile) {
       log(`  demo workbook: "${DEMO_WORKBOOK.name}" (externalWorkbookId ${DEMO_WORKBOOK.id})`);
       log(`  API key (all deployments): ${DEMO_API_KEY}`);
       log(`  API key (deployment 1 only): ${DEMO_SCOPED_KEY}`);
+      log(`  API key (deployment 1, row-level security region = Europe): ${DEMO_EUROPE_KEY}`);
+      log(`  data API: ${sandbox.url}/data/<deploymentId> (POST /api/v1/deployments/<id>/token for a token)`);
       log(`  SCIM token: ${DEMO_SCIM_TOKEN}`);
       log(`  agent API key (both agents): ${DEMO_AGENT_KEY}`);
       for (const a of DEMO_AGENTS) {
         log(`  agent ${a.id}: ${sandbox.url}/api/v1/public/sandbox/agents/${a.id}/chat/stream-chat-state`);
       }
     }
+    if (args.dataDelayMs > 0)
+      log(`  every data-API query runs ${args.dataDelayMs} ms ("Continue wait" meanwhile)`);
     log("Ctrl-C stops it.");
   }
 }

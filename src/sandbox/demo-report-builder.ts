@@ -7,6 +7,8 @@
 import { quoteSheetName } from "../core/location.js";
 import type { PlacementSyncStatus, Report, ReportPlacement, ResourceOwner } from "../core/schema.js";
 import type { DemoSheet, DemoWorkbook } from "./demo-workbook.js";
+import { readQuery } from "./query.js";
+import { toSql } from "./sql.js";
 
 /** Durations in minutes, as `refreshedMinutesAgo` counts. */
 export const HOUR = 60;
@@ -42,6 +44,10 @@ interface ReportOptions {
   by: number;
   description?: string;
   placements?: (current: string) => ReportPlacement[];
+  /** The report's data-API query (its `jsonQuery`; its `sqlQuery` is written from it). */
+  query: Record<string, unknown>;
+  /** A pivot layout: rows, one column member, one measure (the flat layout when absent). */
+  pivot?: { rows: string[]; columns: string[]; measures: string[] };
   extra?: Partial<Report>;
 }
 
@@ -121,13 +127,14 @@ export function demoReportBuilder(reference: Date, users: readonly DemoUser[]): 
       canEdit: true,
       canManage: o.by === 11,
       currentQueryChecksum: current,
-      jsonQuery: JSON.stringify({ measures: ["orders.revenue"], dimensions: ["orders.region"] }),
-      sqlQuery: null,
+      jsonQuery: JSON.stringify(o.query),
+      sqlQuery: toSql(readQuery(o.query)),
       folderId: o.deploymentId === 1 ? 5 : 9,
       folderPath: o.deploymentId === 1 ? [{ id: 5, name: "Finance" }] : [{ id: 9, name: "Operations" }],
       version: 3,
       workbookId: null,
       meta: null,
+      ...(o.pivot ? { pivotItems: { ...o.pivot, filters: [], measuresAxis: "columns" as const } } : {}),
       ...o.extra,
     };
     if (o.placements) r.externalWorkbookPlacements = o.placements(current);

@@ -1,5 +1,5 @@
 /**
- * The demo's reports: fourteen reports in two deployments, placed on the sheets of the demo
+ * The demo's reports: fifteen reports in two deployments, placed on the sheets of the demo
  * workbook and of OTHER_WORKBOOK in every form and sync status the service knows (what each shows:
  * `demo.ts`, docs/sandbox.md "The demo data").
  */
@@ -17,6 +17,19 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Revenue by Region",
       by: 11,
+      query: {
+        measures: ["orders.revenue"],
+        dimensions: ["orders.region"],
+        timeDimensions: [
+          { dimension: "orders.created_at", granularity: "quarter", dateRange: ["2024-01-01", "2024-12-31"] },
+        ],
+        order: { "orders.region": "asc", "orders.created_at": "asc" },
+      },
+      pivot: {
+        rows: ["orders.region"],
+        columns: ["orders.created_at.quarter"],
+        measures: ["orders.revenue"],
+      },
       description: "Revenue per sales region and quarter.",
       placements: (current) => [
         place({
@@ -56,6 +69,15 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Monthly Active Customers",
       by: 12,
+      description:
+        "Customers with at least one order, and orders, per month (December 2023 to December 2024).",
+      query: {
+        measures: ["orders.customers", "orders.orders"],
+        timeDimensions: [
+          { dimension: "orders.created_at", granularity: "month", dateRange: ["2023-12-01", "2024-12-31"] },
+        ],
+        order: { "orders.created_at": "asc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -74,6 +96,14 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Top 10 Products",
       by: 13,
+      description: "The ten products with the most revenue in 2024.",
+      query: {
+        measures: ["orders.revenue", "orders.units"],
+        dimensions: ["orders.product"],
+        timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-12-31"] }],
+        order: { "orders.revenue": "desc" },
+        limit: 10,
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -93,6 +123,12 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Q1 Sales by Rep",
       by: 12,
+      query: {
+        measures: ["orders.revenue", "orders.orders", "orders.units"],
+        dimensions: ["orders.sales_rep"],
+        timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
+        order: { "orders.revenue": "desc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -112,6 +148,12 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Q1 Sales by Channel",
       by: 14,
+      query: {
+        measures: ["orders.revenue", "orders.orders", "orders.avg_line"],
+        dimensions: ["orders.channel"],
+        timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
+        order: { "orders.revenue": "desc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -131,6 +173,12 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Revenue by Country",
       by: 11,
+      query: {
+        measures: ["orders.revenue", "orders.orders", "orders.customers", "orders.margin_total"],
+        dimensions: ["orders.country", "orders.region"],
+        timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-12-31"] }],
+        order: { "orders.revenue": "desc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -149,6 +197,13 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Regional Margin",
       by: 13,
+      description: "Revenue, cost and margin per product category, 2024.",
+      query: {
+        measures: ["orders.revenue", "orders.cost_total", "orders.margin_total", "orders.units"],
+        dimensions: ["orders.category"],
+        timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-12-31"] }],
+        order: { "orders.margin_total": "desc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -167,6 +222,14 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Open Pipeline",
       by: 16,
+      description: "The 19 largest open opportunities.",
+      query: {
+        measures: ["pipeline.amount", "pipeline.weighted_amount"],
+        dimensions: ["pipeline.opportunity", "pipeline.account", "pipeline.stage", "pipeline.owner"],
+        filters: [{ member: "pipeline.stage", operator: "notEquals", values: ["Closed Won", "Closed Lost"] }],
+        order: { "pipeline.amount": "desc" },
+        limit: 19,
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -184,6 +247,11 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Win Rate by Stage",
       by: 16,
+      query: {
+        measures: ["pipeline.count", "pipeline.amount", "pipeline.avg_probability"],
+        dimensions: ["pipeline.stage"],
+        order: { "pipeline.avg_probability": "desc", "pipeline.stage": "asc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -203,15 +271,64 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 1,
       name: "Churn Watchlist",
       by: 14,
+      description: "The twelve largest customers with a churn risk of 80% or more.",
+      query: {
+        measures: ["customers.mrr", "customers.avg_churn_risk"],
+        dimensions: ["customers.name", "customers.segment"],
+        filters: [{ member: "customers.churn_risk", operator: "gte", values: ["0.8"] }],
+        order: { "customers.mrr": "desc" },
+        limit: 12,
+      },
       extra: { externalWorkbookId: WB.id, resultLocation: "Summary!B28", endResultCell: "E40" },
     }),
-    // Not placed anywhere.
-    report({ id: 111, deploymentId: 1, name: "Forecast vs Actual", by: 11 }),
+    // Not placed anywhere; the slow one.
+    report({
+      id: 111,
+      deploymentId: 1,
+      name: "Forecast vs Actual",
+      by: 11,
+      description:
+        'Forecast against actual revenue per month of 2024 (a slow query: the data API answers "Continue wait" twice).',
+      query: {
+        measures: ["forecast.forecast", "forecast.actual"],
+        timeDimensions: [
+          { dimension: "forecast.month", granularity: "month", dateRange: ["2024-01-01", "2024-12-31"] },
+        ],
+        order: { "forecast.month": "asc" },
+      },
+    }),
+    // Not placed anywhere; the big one: 50,000 rows of 8 columns (the data API's largest page).
+    report({
+      id: 113,
+      deploymentId: 1,
+      name: "Order Lines",
+      by: 12,
+      description: "Every order line, 50,000 at a time.",
+      query: {
+        measures: ["orders.revenue"],
+        dimensions: [
+          "orders.line_id",
+          "orders.order_id",
+          "orders.product",
+          "orders.category",
+          "orders.region",
+          "orders.channel",
+        ],
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "day" }],
+        order: { "orders.line_id": "asc" },
+        limit: 50000,
+      },
+    }),
     report({
       id: 112,
       deploymentId: 1,
       name: "Refund Requests",
       by: 12,
+      query: {
+        measures: ["refunds.count", "refunds.amount", "refunds.avg_days"],
+        dimensions: ["refunds.reason"],
+        order: { "refunds.count": "desc", "refunds.reason": "asc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -231,6 +348,11 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 2,
       name: "Warehouse Stock",
       by: 13,
+      query: {
+        measures: ["stock.units", "stock.value"],
+        dimensions: ["stock.warehouse"],
+        order: { "stock.warehouse": "asc" },
+      },
       placements: (current) => [
         place({
           workbook: WB,
@@ -249,6 +371,11 @@ export function demoReports({ place, report }: DemoReportBuilder): Report[] {
       deploymentId: 2,
       name: "Support Tickets by Priority",
       by: 17,
+      query: {
+        measures: ["tickets.count", "tickets.avg_first_response"],
+        dimensions: ["tickets.priority"],
+        order: { "tickets.priority": "asc" },
+      },
       extra: { source: "GOOGLE_SHEETS" },
       placements: (current) => [
         place({

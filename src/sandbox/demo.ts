@@ -3,7 +3,9 @@
  * `DEMO_WORKBOOK` so the preview workbook and the service agree on every sheet and placement.
  *
  * What it shows (docs/sandbox.md, "The demo data"):
- * - two deployments; twelve reports in deployment 1, two in deployment 2;
+ * - two deployments; thirteen reports in deployment 1, two in deployment 2, each with a query over
+ *   the demo cubes (`demo-cubes.ts`) whose answer fits its placement's range exactly;
+ * - report 111 is slow ("Continue wait" twice), report 113 answers 50,000 rows;
  * - placements on four sheets of the demo workbook, none overlapping within a sheet;
  * - "Revenue by Region" placed twice in the demo workbook and once in OTHER_WORKBOOK;
  * - older placements: without a placement id, without a sheet id (sheet name only, or only a
@@ -15,6 +17,7 @@
  *   sheet deleted and recreated under the same name (they store the old sheet id);
  * - `refreshedAt` from minutes to months before `DEMO_REFERENCE_DATE`.
  */
+import { demoCubes } from "./demo-cubes.js";
 import { demoReportBuilder } from "./demo-report-builder.js";
 import { demoReports } from "./demo-reports.js";
 import { DEMO_REFERENCE_DATE } from "./demo-workbook.js";
@@ -24,6 +27,11 @@ import { parseSeed, type Seed, type SeedInput } from "./seed.js";
 export const DEMO_API_KEY = "sk-demo-all-7f3a9c2e";
 /** API key scoped to deployment 1 ("Production") only: deployment 2 answers 403. */
 export const DEMO_SCOPED_KEY = "sk-demo-prod-2b81d4f0";
+/**
+ * API key scoped to deployment 1 for Dana Okafor (user 14), whose security context limits the data
+ * API to the Europe region (row-level security on the orders and customers cubes).
+ */
+export const DEMO_EUROPE_KEY = "sk-demo-europe-6c5e2a19";
 /** SCIM token for `/api/scim/v2` (Bearer or Api-Key). */
 export const DEMO_SCIM_TOKEN = "scim-demo-5d0e61aa";
 /** API key both demo agents list (Api-Key on the chat URL). */
@@ -73,10 +81,12 @@ export function demoSeed(reference: string | Date = DEMO_REFERENCE_DATE): Seed {
     apiKeys: [
       { key: DEMO_API_KEY, deployments: "all" },
       { key: DEMO_SCOPED_KEY, deployments: [1] },
+      { key: DEMO_EUROPE_KEY, deployments: [1], userId: 14, securityContext: { region: ["Europe"] } },
     ],
     scimTokens: [DEMO_SCIM_TOKEN],
     reports: demoReports(demoReportBuilder(new Date(reference), USERS)),
     agents: DEMO_AGENTS.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
+    cubes: demoCubes(),
   };
   return parseSeed(input);
 }

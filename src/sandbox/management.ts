@@ -1,9 +1,11 @@
 /**
  * The management API the add-in uses: deployments, reports (list, get) and the disconnect (platform-api.md,
- * the disconnect rules). The matching rules are the core's (`applyDisconnect`); this file only serves them.
+ * the disconnect rules). The address rules are the sandbox's own (`placement-rules.ts`), written from the
+ * spec; a test runs the same addresses through the core's reading and expects the same answers.
  */
-import { applyDisconnect, placementsOf } from "../core/placements.js";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
+import { storedPlacements, withoutPlacement } from "./placement-rules.js";
+import { served } from "./placing.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
 import type { SandboxState } from "./state.js";
 
@@ -119,7 +121,7 @@ export function listReports(
 
   const matching = [...state.reports.values()]
     .filter((r) => r.deploymentId === deploymentId)
-    .filter((r) => !workbook || placementsOf(r).some((p) => p.workbookId === workbook))
+    .filter((r) => !workbook || storedPlacements(r).some((p) => p.workbookId === workbook))
     .filter((r) => !search || r.name.toLowerCase().includes(search))
     .filter((r) => folderId === undefined || r.folderId === folderId)
     .filter((r) => workbookId === undefined || r.workbookId === workbookId)
@@ -130,7 +132,7 @@ export function listReports(
   const page = matching.slice(0, pageSize);
   const last = page.at(-1);
   return jsonResponse(200, {
-    items: page.map((e) => e.report),
+    items: page.map((e) => served(e.report)),
     pageInfo: {
       hasNextPage: matching.length > page.length,
       endCursor: last ? encodeCursor({ k: last.key[0], id: last.report.id }) : null,
@@ -145,7 +147,7 @@ export function getReport(
   reportId: number,
 ): Response {
   requireDeployment(state, request, deploymentId);
-  return jsonResponse(200, requireReport(state, deploymentId, reportId));
+  return jsonResponse(200, served(requireReport(state, deploymentId, reportId)));
 }
 
 /**
@@ -168,7 +170,7 @@ export async function disconnect(
   }
   // Read again after the body arrived: other requests may have changed the report meanwhile.
   const current = requireReport(state, deploymentId, reportId);
-  const outcome = applyDisconnect(current, parsed.data);
-  if (outcome.removed) state.reports.set(reportId, outcome.report);
-  return jsonResponse(200, outcome.report);
+  const after = withoutPlacement(current, parsed.data);
+  if (after !== current) state.reports.set(reportId, after);
+  return jsonResponse(200, served(after));
 }

@@ -3,8 +3,9 @@
  * of the thread, the caller's identity and its user attributes. Deterministic: the same
  * conversation gets the same answer. No I/O here; `chat-turn-script.ts` turns it into timed lines.
  */
-import { placementsOf } from "../core/placements.js";
+
 import type { Report, UserAttribute } from "../core/schema.js";
+import { storedPlacements as placementsOf } from "./placement-rules.js";
 
 /** The user attributes an admin "configured" for the sandbox's agents: others answer 400. */
 export const CONFIGURED_ATTRIBUTES = ["region"] as const;

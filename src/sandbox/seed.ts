@@ -5,8 +5,55 @@
  * ("deployment" for "deployments") is named instead of silently ignored.
  */
 import { z } from "zod";
-import { placementsOf } from "../core/placements.js";
-import { ReportSchema } from "../core/schema.js";
+import { ReportPlacementSchema, ReportSchema } from "../core/schema.js";
+import { type CubeData, CubeSeed, cubeProblems } from "./cubes.js";
+import { storedPlacements } from "./placement-rules.js";
+import { checkMembers, QueryError, readQuery } from "./query.js";
+
+/**
+ * A placement's `resultChecksum` (platform-api.md part C): `{v, chunks: [{from, hash}], payload?}`,
+ * opaque to the service. `to` on a chunk is deprecated and accepted.
+ */
+export const ResultChecksumSchema = z.strictObject({
+  v: z.number().int().min(1),
+  chunks: z
+    .array(
+      z.strictObject({
+        from: z.number().int().min(0),
+        hash: z.string().min(1).max(64),
+        to: z.number().int().min(0).optional(),
+      }),
+    )
+    .max(2000),
+  payload: z.string().min(1).max(128).optional(),
+});
+export type ResultChecksum = z.output<typeof ResultChecksumSchema>;
+
+/**
+ * A report as the seed gives it: the core's strict Report, with `resultChecksum` kept on placements
+ * (the core's schema drops fields it does not know; the sandbox stores and serves this one).
+ */
+const SeedReport = z.object({
+  ...ReportSchema.shape,
+  externalWorkbookPlacements: z
+    .array(
+      z.object({
+        ...ReportPlacementSchema.shape,
+        resultChecksum: ResultChecksumSchema.nullable().optional(),
+      }),
+    )
+    .nullable()
+    .optional(),
+});
+
+/** A security-context value: what a key's user attributes may hold (row-level security). */
+const ContextValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number()])),
+  z.null(),
+]);
 
 const DeploymentSeed = z.strictObject({ id: z.number().int(), name: z.string().min(1) });
 
@@ -24,6 +71,10 @@ const ApiKeySeed = z.strictObject({
   key: z.string().min(1),
   /** "all" (unscoped) or the ids of the deployments the key is scoped to (auth rule 4). */
   deployments: z.union([z.literal("all"), z.array(z.number().int())]),
+  /** Who calls with this key: the `refreshedByUserId` of a refresh (the report's owner when absent). */
+  userId: z.number().int().optional(),
+  /** The key's user attributes: a data token carries them, and cubes' `rowLevelSecurity` reads them. */
+  securityContext: z.record(z.string().min(1), ContextValue).optional(),
 });
 
 const AgentSeed = z.strictObject({
@@ -40,8 +91,12 @@ const SeedSchema = z
     users: z.array(UserSeed).default([]),
     apiKeys: z.array(ApiKeySeed).default([]),
     scimTokens: z.array(z.string().min(1)).default([]),
-    reports: z.array(ReportSchema).default([]),
+    reports: z.array(SeedReport).default([]),
     agents: z.array(AgentSeed).default([]),
+    /** The data API's cubes (docs/sandbox.md, "Seed format"). */
+    cubes: z.array(CubeSeed).default([]),
+    /** How long one data-API request waits on a running query before "Continue wait" (ms, default 1,000). */
+    continueWaitMs: z.number().int().min(1).max(60_000).optional(),
   })
   .superRefine((seed, ctx) => {
     const deploymentIds = new Set<number>();
@@ -52,7 +107,15 @@ const SeedSchema = z
       deploymentIds.add(d.id);
     });
     const known = (id: number) => deploymentIds.has(id);
+    const userIds = new Set(seed.users.map((u) => u.id));
     seed.apiKeys.forEach((k, i) => {
+      if (k.userId !== undefined && !userIds.has(k.userId)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["apiKeys", i, "userId"],
+          message: `no user has id ${k.userId}`,
+        });
+      }
       if (k.deployments === "all") return;
       k.deployments.forEach((id, j) => {
         if (!known(id)) {
@@ -63,6 +126,34 @@ const SeedSchema = z
           });
         }
       });
+    });
+    const cubeNames = new Set<string>();
+    const cubesByDeployment = new Map<number, CubeData[]>();
+    seed.cubes.forEach((c, i) => {
+      if (cubeNames.has(c.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["cubes", i, "name"],
+          message: `duplicate cube name "${c.name}"`,
+        });
+      }
+      cubeNames.add(c.name);
+      if (!known(c.deploymentId)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["cubes", i, "deploymentId"],
+          message: `no deployment has id ${c.deploymentId}`,
+        });
+      }
+      const problems = cubeProblems(c);
+      for (const [path, message] of problems)
+        ctx.addIssue({ code: "custom", path: ["cubes", i, ...path], message });
+      // Members only: the rows are made when the sandbox starts.
+      if (problems.length === 0) {
+        const list = cubesByDeployment.get(c.deploymentId) ?? [];
+        list.push({ seed: c, rows: [] });
+        cubesByDeployment.set(c.deploymentId, list);
+      }
     });
     const reportIds = new Set<number>();
     seed.reports.forEach((r, i) => {
@@ -77,8 +168,17 @@ const SeedSchema = z
           message: `no deployment has id ${r.deploymentId}`,
         });
       }
+      // With cubes in the seed, a report's query must name members of its own deployment's cubes.
+      if (seed.cubes.length > 0 && r.jsonQuery) {
+        try {
+          checkMembers(cubesByDeployment.get(r.deploymentId) ?? [], readQuery(r.jsonQuery));
+        } catch (e) {
+          if (!(e instanceof QueryError)) throw e;
+          ctx.addIssue({ code: "custom", path: ["reports", i, "jsonQuery"], message: e.message });
+        }
+      }
       const placementIds = new Set<string>();
-      placementsOf(r).forEach((p, j) => {
+      storedPlacements(r).forEach((p, j) => {
         if (!p.id) return;
         if (placementIds.has(p.id)) {
           ctx.addIssue({

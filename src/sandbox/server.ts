@@ -24,6 +24,12 @@ export interface SandboxOptions {
    * header on any answer and no preflight approved. Default true (every origin allowed).
    */
   cors?: boolean;
+  /** `--data-delay-ms`: every data-API query runs at least this long (default 0). */
+  dataDelayMs?: number;
+  /** The longest one data-API load request waits before "Continue wait" (default: the seed's, else 1,000 ms). */
+  continueWaitMs?: number;
+  /** The clock for token expiry and refresh times (tests); `Date.now` unless set. */
+  now?: () => number;
 }
 
 export interface RunningSandbox {
@@ -44,6 +50,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     cors: options.cors ?? true,
     baseUrl: () => baseUrl,
     log: options.log,
+    now: options.now,
+    dataDelayMs: options.dataDelayMs,
+    continueWaitMs: options.continueWaitMs,
   });
   // Without createServer, @hono/node-server serves plain HTTP with node:http.
   const server = serve({ fetch: sandbox.app.fetch, port: options.port ?? 0, hostname: host }) as Server;

@@ -3,12 +3,14 @@
  * request, so concurrent requests cannot interleave halfway through one (Node runs one at a time).
  */
 import type { Report } from "../core/schema.js";
+import { type CubeData, cubeRows } from "./cubes.js";
 import { HttpError, readAuthorization } from "./respond.js";
 import type { Seed } from "./seed.js";
 
 export type Deployment = Seed["deployments"][number];
 export type Agent = Seed["agents"][number];
 export type User = Seed["users"][number];
+export type ApiKey = Seed["apiKeys"][number];
 
 export class SandboxState {
   readonly deployments: Map<number, Deployment>;
@@ -16,6 +18,10 @@ export class SandboxState {
   readonly reports: Map<number, Report>;
   readonly users: readonly User[];
   readonly agents: Map<string, Agent>;
+  /** Each deployment's cubes with their rows (generated once, here). */
+  readonly cubes: Map<number, CubeData[]>;
+  /** The API keys as the seed gives them: security context and user id included. */
+  readonly keys: Map<string, ApiKey>;
   private readonly apiKeys: Map<string, "all" | ReadonlySet<number>>;
   private readonly scimTokens: ReadonlySet<string>;
   private readonly agentKeys: ReadonlySet<string>;
@@ -30,6 +36,10 @@ export class SandboxState {
     this.apiKeys = new Map(
       copy.apiKeys.map((k) => [k.key, k.deployments === "all" ? "all" : new Set(k.deployments)]),
     );
+    this.keys = new Map(copy.apiKeys.map((k) => [k.key, k]));
+    this.cubes = new Map(copy.deployments.map((d) => [d.id, []]));
+    for (const cube of copy.cubes)
+      this.cubes.get(cube.deploymentId)?.push({ seed: cube, rows: cubeRows(cube) });
     this.scimTokens = new Set(copy.scimTokens);
     this.agentKeys = new Set(copy.agents.flatMap((a) => a.apiKeys));
   }

@@ -1,7 +1,13 @@
 /** `npm run sandbox`: the URL line, the demo data, bad seeds and clean stops, by running the real CLI. */
 import { createConnection } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_AGENT_KEY, DEMO_API_KEY, DEMO_SCIM_TOKEN, DEMO_SCOPED_KEY } from "../../src/sandbox/demo.js";
+import {
+  DEMO_AGENT_KEY,
+  DEMO_API_KEY,
+  DEMO_EUROPE_KEY,
+  DEMO_SCIM_TOKEN,
+  DEMO_SCOPED_KEY,
+} from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
 import { call, makeReport, seedWith } from "../support/sandbox-fixtures.js";
 import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "../support/spawn-sandbox.js";
@@ -57,12 +63,52 @@ describe("the command line", () => {
   });
 
   it("bad arguments exit with status 2", async () => {
-    const cases = [["--port", "abc"], ["--colour"]];
+    const cases = [
+      ["--port", "abc"],
+      ["--colour"],
+      ["--data-delay-ms", "600001"],
+      ["--data-delay-ms", "-5"],
+      ["--data-delay-ms", "1.5"],
+    ];
     const runs = await Promise.all(cases.map((args) => runSandboxCli(args)));
     runs.forEach((run, i) => {
       expect(run.code, cases[i]!.join(" ")).toBe(2);
       expect(run.stdout).toBe("");
+      if (cases[i]![0] === "--data-delay-ms")
+        expect(run.stderr).toMatch(/--data-delay-ms must be a whole number from 0 to 600000/);
     });
+  });
+
+  it("names the demo keys on stderr, the Europe key for row-level security among them", async () => {
+    const run = await runSandboxCli(["--port", "0"], {
+      until: (out) => out.includes("\n"),
+      timeoutMs: 30_000,
+    });
+    expect(run.stderr).toContain(DEMO_EUROPE_KEY);
+    expect(run.stderr).toMatch(/data API: http:\/\/127\.0\.0\.1:\d+\/data\/<deploymentId>/);
+  });
+
+  it("--data-delay-ms makes every data-API query answer Continue wait while it runs", async () => {
+    const sandbox = await spawnSandbox(undefined, { args: ["--data-delay-ms", "1500"] });
+    try {
+      const auth = `Bearer ${DEMO_API_KEY}`;
+      const token = (await call(sandbox.url, "/api/v1/deployments/2/token", { method: "POST", auth })).json
+        .cubeApiToken;
+      const answers: unknown[] = [];
+      for (;;) {
+        const answer = await call(sandbox.url, "/data/2/cubejs-api/v1/load", {
+          method: "POST",
+          auth: token,
+          body: { query: { measures: ["tickets.count"] } },
+        });
+        answers.push(answer.json.error ?? "data");
+        if (answer.json.error !== "Continue wait") break;
+      }
+      // Holds of 1,000 ms: one "Continue wait", then the data.
+      expect(answers).toEqual(["Continue wait", "data"]);
+    } finally {
+      await sandbox.stop();
+    }
   });
 });
 

@@ -48,7 +48,8 @@ describe("createPlatformClient against the sandbox", () => {
     const c = client();
     expect((await c.listDeployments()).map((d) => d.name)).toEqual(["Production", "Staging"]);
     const all = await c.listReports(1, { pageSize: 5 });
-    expect(all).toHaveLength(12);
+    // Reports 101-113 of deployment 1 (docs/sandbox.md, "The demo data").
+    expect(all).toHaveLength(13);
     const inOther = await c.listReports(1, { externalWorkbookId: OTHER_WORKBOOK.id });
     expect(inOther.map((r) => r.name)).toEqual(["Revenue by Region"]);
     expect((await c.listReports(1, { search: "q1 SALES" })).map((r) => r.id)).toEqual([104, 105]);

@@ -112,8 +112,8 @@ describe("errors answer JSON {message} with a fitting status and change no state
   it("a wrong method is 405 with an Allow header", async () => {
     await unchanged(1, async () => {
       for (const [method, path, allow] of [
-        ["POST", disconnectPath(1), "DELETE"],
-        ["GET", disconnectPath(1), "DELETE"],
+        ["POST", disconnectPath(1), "PUT, DELETE"],
+        ["GET", disconnectPath(1), "PUT, DELETE"],
         ["DELETE", reportPath(1), "GET"],
         ["PUT", "/api/v1/deployments", "GET"],
         ["GET", "/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state", "POST"],
@@ -258,9 +258,16 @@ describe("GET /deployments/{id}/reports and /reports/{id}", () => {
     expect(answer.json).toEqual({ items: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
 
-  it("GET one report returns it whole", async () => {
+  it("GET one report returns it whole, each placement's syncStatus as its checksums say (UNKNOWN without one)", async () => {
     const answer = await call(sandbox.url, reportPath(10));
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual(reports.find((r) => r.id === 10));
+    const seeded = reports.find((r) => r.id === 10)!;
+    expect(answer.json).toEqual({
+      ...seeded,
+      externalWorkbookPlacements: seeded.externalWorkbookPlacements!.map((p) => ({
+        ...p,
+        syncStatus: "UNKNOWN",
+      })),
+    });
   });
 });
