@@ -8,7 +8,6 @@
  */
 import type { Transport } from "../../core/transport.js";
 import { createDirectGateway, type DirectGateway } from "../direct-gateway.js";
-import { refreshWithGateway } from "../direct-refresh.js";
 import type {
   ActiveContext,
   HostCommand,
@@ -18,7 +17,6 @@ import type {
   WorkbookSnapshot,
 } from "../host.js";
 import { createListeners, newestOnly, settler } from "../listeners.js";
-import { createExcelCells } from "./cells.js";
 import { type ExcelApi, type OfficeApi, type OfficeRuntimeStorage, officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";
 import { officeTheme } from "./theme.js";
@@ -333,7 +331,12 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
       }
     },
 
-    refreshPlacements(items, handlers) {
+    async refreshPlacements(items, handlers) {
+      // Writing cells loads with the first refresh: the first screen does without it.
+      const [{ refreshWithGateway }, { createExcelCells }] = await Promise.all([
+        import("../direct-refresh.js"),
+        import("./cells.js"),
+      ]);
       return refreshWithGateway(items, handlers, platform, createExcelCells(Excel));
     },
 
