@@ -257,7 +257,10 @@ function writeNumber(n: number, start: number): number {
   const b = buf;
   let pos = start;
   b[pos++] = NUMBER;
-  if (Number.isInteger(n) && n < 1e15 && n > -1e15) {
+  if ((n | 0) === n) {
+    // A 32-bit integer (most counts, every date): the common case, kept short.
+    pos = n < 0 ? writeDigits(-n, writeMinus(pos), 1) : writeSmallDigits(n, pos, 1);
+  } else if (Number.isInteger(n) && n < 1e15 && n > -1e15) {
     pos = writeDigits(n < 0 ? -n : n, n < 0 ? writeMinus(pos) : pos, 1);
   } else {
     const short = writeShortDecimal(n, pos);

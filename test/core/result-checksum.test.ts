@@ -136,6 +136,11 @@ describe("the bytes hashed are the documented serialisation", () => {
       99.99999999999999,
       0.0000010000000000000002,
       -0.037500000000000006,
+      2 ** 31 - 1,
+      -(2 ** 31),
+      2 ** 30,
+      -(2 ** 31) - 1,
+      -0,
     ),
     // Float artefacts of short decimals (0.037500000000000006), and numbers a few ulps from them.
     fc
