@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type ChecksumCell,
   describeEditedRows,
@@ -172,6 +172,30 @@ describe("the bytes hashed are the documented serialisation", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the checksum runs where the core runs", () => {
+  // Apps Script's V8 has no TextEncoder, and the server bundle targets ES2019 (tooling/sheets):
+  // nothing the module or its SHA-256 does on import or on use may need either.
+  it("loads and hashes without TextEncoder and without Object.hasOwn", async () => {
+    const global = globalThis as { TextEncoder?: unknown };
+    const object = Object as { hasOwn?: unknown };
+    const saved = { encoder: global.TextEncoder, hasOwn: object.hasOwn };
+    const emoji = referenceHash(["é😀"]);
+    vi.resetModules();
+    try {
+      delete global.TextEncoder;
+      delete object.hasOwn;
+      const fresh = await import("../../src/core/result-checksum.js");
+      expect(fresh.resultChecksum([[null, true, 1.5, "ab"]]).chunks[0]!.hash).toBe(
+        "903e25c85baa8744dd574f887d497475",
+      );
+      expect(fresh.resultChecksum([["é😀"]]).chunks[0]!.hash).toBe(emoji);
+    } finally {
+      global.TextEncoder = saved.encoder;
+      object.hasOwn = saved.hasOwn;
+    }
   });
 });
 
