@@ -183,7 +183,7 @@ function annotationLookup(annotation: unknown): (key: string) => AnnotationEntry
   return (key) => {
     for (const g of groups) {
       const entry = g[key];
-      if (entry !== null && typeof entry === "object" && Object.prototype.hasOwnProperty.call(g, key))
+      if (entry !== null && typeof entry === "object" && Object.hasOwn(g, key))
         return entry as AnnotationEntry;
     }
     return undefined;
@@ -235,7 +235,7 @@ export function gridMembers(query: QueryMembers, annotation: unknown): GridMembe
       role: "dimension",
       title: titleOf(entry, key),
       kind: "date",
-      format: Object.prototype.hasOwnProperty.call(DATE_FORMATS, granularity) ? DATE_FORMATS[granularity]! : DATE_TIME_FORMAT,
+      format: Object.hasOwn(DATE_FORMATS, granularity) ? DATE_FORMATS[granularity]! : DATE_TIME_FORMAT,
     });
   }
   for (const key of query.measures) {
