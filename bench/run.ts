@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every figure beside its goal, with "meets" or "misses", in one run. Figures are ratios
- * within the run where the machine's speed would otherwise decide the number.
+ * within the run where the machine's speed would otherwise decide the number. Words after `--` pick
+ * sections by title (`npm run bench -- data` runs the data path alone).
  */
 import { spawn } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -49,6 +50,10 @@ const sections: [string, () => Promise<{ run(): Promise<void> }>][] = [
     isolated("./ndjson.ts"),
   ],
   [
+    "Data path: a report's answer to cells and checksum (goals: grid within 2x of JSON.parse, checksum within 1x)",
+    isolated("./data-path.ts"),
+  ],
+  [
     "Placement lookup (no set number: independent of the number of placements)",
     () => import("./placements.js"),
   ],
@@ -63,11 +68,21 @@ const sections: [string, () => Promise<{ run(): Promise<void> }>][] = [
   ["Sandbox under load (50 concurrent clients on loopback; no goal)", () => import("./sandbox-load.js")],
 ];
 
+// `npm run bench -- data ndjson`: only the sections whose title holds one of the words (any case).
+const only = process.argv.slice(2).map((word) => word.toLowerCase());
+const selected = only.length
+  ? sections.filter(([title]) => only.some((word) => title.toLowerCase().includes(word)))
+  : sections;
+if (selected.length === 0) {
+  console.error(`bench: no section's title holds ${only.join(" or ")}`);
+  process.exit(1);
+}
+
 console.log(
   `bench: ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} cores (${cpus()[0]?.model ?? "?"}) · ${Math.round(totalmem() / 2 ** 30)} GiB`,
 );
 const started = performance.now();
-for (const [title, load] of sections) {
+for (const [title, load] of selected) {
   console.log(`\n## ${title}`);
   const t0 = performance.now();
   await (await load()).run();

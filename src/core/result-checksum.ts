@@ -172,13 +172,12 @@ function chunkHashes(
   dateSerial: (date: Date) => number,
 ): ResultChecksumChunk[] {
   const per = rowsPerChunk(extent.rows);
-  const out = new RowWriter(dateSerial);
   const chunks: ResultChecksumChunk[] = [];
   for (let from = 0; from < extent.rows; from += per) {
-    out.reset();
     const end = Math.min(from + per, extent.rows);
-    for (let r = from; r < end; r++) out.row(values[r]!, extent.columns);
-    chunks.push({ from, hash: hexPrefix(sha256(out.bytes())) });
+    let pos = 0;
+    for (let r = from; r < end; r++) pos = writeRow(values[r], extent.columns, pos, dateSerial);
+    chunks.push({ from, hash: hexPrefix(sha256(buf.subarray(0, pos))) });
   }
   return chunks;
 }
@@ -199,104 +198,190 @@ const NUMBER_END = 0x3b; // ;
 const STRING = 0x73; // s
 const LENGTH_END = 0x3a; // :
 const ROW_END = 0x0a; // \n
+const MINUS = 0x2d; // -
+const POINT = 0x2e; // .
+const ZERO = 0x30; // 0
 
 /**
- * The serialisation of version 1, written straight into UTF-8 bytes (no string per row):
- * per cell `_` (empty), `T`, `F`, `n<number>;` or `s<length>:<text>`, and `\n` after each row.
+ * The bytes of the chunk being hashed. The serialisation of version 1 is written straight into it
+ * as UTF-8 (no string per row or per cell): per cell `_` (empty), `T`, `F`, `n<number>;` or
+ * `s<length>:<text>`, and `\n` after each row. The functions below take the write position and
+ * return the next one. One buffer for the module: hashing is synchronous, so never shared.
  */
-class RowWriter {
-  private buf = new Uint8Array(4096);
-  private pos = 0;
+let buf = new Uint8Array(1 << 16);
 
-  constructor(private readonly dateSerial: (date: Date) => number) {}
+/** Makes room for `bytes` more bytes at `pos`. */
+function room(pos: number, bytes: number): void {
+  if (pos + bytes <= buf.length) return;
+  let size = buf.length * 2;
+  while (size < pos + bytes) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(buf.subarray(0, pos));
+  buf = grown;
+}
 
-  reset(): void {
-    this.pos = 0;
-  }
-
-  bytes(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
-  }
-
-  row(cells: readonly ChecksumCell[] | undefined, columns: number): void {
-    for (let c = 0; c < columns; c++) this.cell(cells?.[c]);
-    this.room(1);
-    this.buf[this.pos++] = ROW_END;
-  }
-
-  private cell(v: ChecksumCell): void {
-    if (v === undefined || v === null || v === "") {
-      this.room(1);
-      this.buf[this.pos++] = EMPTY;
-    } else if (typeof v === "number") {
-      this.number(v);
+function writeRow(
+  cells: readonly ChecksumCell[] | undefined,
+  columns: number,
+  start: number,
+  dateSerial: (date: Date) => number,
+): number {
+  let pos = start;
+  for (let c = 0; c < columns; c++) {
+    const v = cells === undefined ? undefined : cells[c];
+    if (typeof v === "number") {
+      pos = writeNumber(v, pos);
     } else if (typeof v === "string") {
-      this.string(v);
+      pos = v === "" ? writeByte(EMPTY, pos) : writeString(v, pos);
+    } else if (v === undefined || v === null) {
+      pos = writeByte(EMPTY, pos);
     } else if (v === true || v === false) {
-      this.room(1);
-      this.buf[this.pos++] = v ? TRUE : FALSE;
+      pos = writeByte(v ? TRUE : FALSE, pos);
     } else if (v instanceof Date) {
-      this.number(this.dateSerial(v));
+      pos = writeNumber(dateSerial(v), pos);
     } else {
-      this.string(String(v));
+      pos = writeString(String(v), pos);
     }
   }
+  return writeByte(ROW_END, pos);
+}
 
-  private number(n: number): void {
-    const text = canonicalNumber(n);
-    this.room(text.length + 2);
-    const buf = this.buf;
-    buf[this.pos++] = NUMBER;
-    for (let i = 0; i < text.length; i++) buf[this.pos++] = text.charCodeAt(i);
-    buf[this.pos++] = NUMBER_END;
+function writeByte(byte: number, pos: number): number {
+  room(pos, 1);
+  buf[pos] = byte;
+  return pos + 1;
+}
+
+function writeNumber(n: number, start: number): number {
+  room(start, 32);
+  const b = buf;
+  let pos = start;
+  b[pos++] = NUMBER;
+  if ((n | 0) === n) {
+    // A 32-bit integer (most counts, every date): the common case, kept short.
+    pos = n < 0 ? writeDigits(-n, writeMinus(pos), 1) : writeSmallDigits(n, pos, 1);
+  } else if (Number.isInteger(n) && n < 1e15 && n > -1e15) {
+    pos = writeDigits(n < 0 ? -n : n, n < 0 ? writeMinus(pos) : pos, 1);
+  } else {
+    const short = writeShortDecimal(n, pos);
+    if (short > 0) {
+      pos = short;
+    } else {
+      // At most 24 characters ("-1.23456789012345e-300"): the room made above holds them.
+      const text = canonicalNumber(n);
+      for (let i = 0; i < text.length; i++) b[pos++] = text.charCodeAt(i);
+    }
   }
+  b[pos] = NUMBER_END;
+  return pos + 1;
+}
 
-  private string(s: string): void {
-    const length = String(s.length);
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    this.room(length.length + 2 + s.length * 3);
-    const buf = this.buf;
-    buf[this.pos++] = STRING;
-    for (let i = 0; i < length.length; i++) buf[this.pos++] = length.charCodeAt(i);
-    buf[this.pos++] = LENGTH_END;
-    let p = this.pos;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) {
-        buf[p++] = c;
-      } else if (c < 0x800) {
-        buf[p++] = 0xc0 | (c >> 6);
-        buf[p++] = 0x80 | (c & 63);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) {
-          const next = s.charCodeAt(i + 1);
-          if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-            c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-            i++;
-            buf[p++] = 0xf0 | (c >> 18);
-            buf[p++] = 0x80 | ((c >> 12) & 63);
-            buf[p++] = 0x80 | ((c >> 6) & 63);
-            buf[p++] = 0x80 | (c & 63);
-            continue;
-          }
-          c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+function writeMinus(pos: number): number {
+  buf[pos] = MINUS;
+  return pos + 1;
+}
+
+/**
+ * The decimal digits of a non-negative integer below 10^15, at least `minDigits` of them (zeros in
+ * front). Digits come from 31-bit integer arithmetic: the modulo of a double is several times
+ * slower, so a larger integer is written as two halves of at most eight digits' worth each.
+ */
+function writeDigits(n: number, start: number, minDigits: number): number {
+  if (n < 0x40000000) return writeSmallDigits(n, start, minDigits);
+  const high = Math.floor(n / 1e8);
+  const pos = writeSmallDigits(high, start, minDigits - 8);
+  return writeSmallDigits(n - high * 1e8, pos, 8);
+}
+
+function writeSmallDigits(n: number, start: number, minDigits: number): number {
+  const b = buf;
+  let pos = start;
+  let x = n | 0;
+  do {
+    const next = (x / 10) | 0;
+    b[pos++] = ZERO + (x - next * 10);
+    x = next;
+  } while (x > 0 || pos - start < minDigits);
+  for (let i = start, j = pos - 1; i < j; i++, j--) {
+    const t = b[i]!;
+    b[i] = b[j]!;
+    b[j] = t;
+  }
+  return pos;
+}
+
+/**
+ * A number below 10^9 that is, at 15 significant digits, a decimal of at most six decimals (prices,
+ * rates, and their float artefacts such as 0.037500000000000006: most measures), written as
+ * canonicalNumber would without formatting it; 0 for any other number.
+ *
+ * x = round(|n| * 10^6) gives n back as x / 10^6 exactly when n is such a decimal (both are the
+ * double nearest the same decimal); below 10^9 doubles lie closer than 10^-6 apart, so no shorter
+ * decimal gives n, and the six decimals of x without their trailing zeros are the ones String(n)
+ * prints. Otherwise n still rounds to x / 10^6 at 15 significant digits when it lies within a
+ * quarter unit of the 15th digit from it (far from a tie, where float error could decide).
+ */
+function writeShortDecimal(n: number, start: number): number {
+  const a = n < 0 ? -n : n;
+  if (!(a >= 1e-6 && a < 1e9)) return 0;
+  const x = Math.round(a * 1e6);
+  const near = x / 1e6;
+  if (near !== a) {
+    let exponent = Math.floor(Math.log10(a));
+    if (10 ** exponent > a) exponent--;
+    else if (10 ** (exponent + 1) <= a) exponent++;
+    if (!(Math.abs(a - near) < 10 ** (exponent - 14) / 4)) return 0;
+  }
+  const whole = Math.floor(near);
+  let fraction = x - whole * 1e6;
+  let pos = n < 0 && x > 0 ? writeMinus(start) : start;
+  pos = writeSmallDigits(whole, pos, 1);
+  if (fraction === 0) return pos;
+  let decimals = 6;
+  while (fraction % 10 === 0) {
+    fraction = (fraction / 10) | 0;
+    decimals--;
+  }
+  buf[pos++] = POINT;
+  return writeSmallDigits(fraction, pos, decimals);
+}
+
+/** `s<length>:` then the text as UTF-8 (a lone surrogate as U+FFFD, as TextEncoder writes it). */
+function writeString(s: string, start: number): number {
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+  room(start, 18 + s.length * 3);
+  const b = buf;
+  let p = start;
+  b[p++] = STRING;
+  p = writeDigits(s.length, p, 1);
+  b[p++] = LENGTH_END;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      b[p++] = c;
+    } else if (c < 0x800) {
+      b[p++] = 0xc0 | (c >> 6);
+      b[p++] = 0x80 | (c & 63);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const next = s.charCodeAt(i + 1);
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          b[p++] = 0xf0 | (c >> 18);
+          b[p++] = 0x80 | ((c >> 12) & 63);
+          b[p++] = 0x80 | ((c >> 6) & 63);
+          b[p++] = 0x80 | (c & 63);
+          continue;
         }
-        buf[p++] = 0xe0 | (c >> 12);
-        buf[p++] = 0x80 | ((c >> 6) & 63);
-        buf[p++] = 0x80 | (c & 63);
+        c = 0xfffd;
       }
+      b[p++] = 0xe0 | (c >> 12);
+      b[p++] = 0x80 | ((c >> 6) & 63);
+      b[p++] = 0x80 | (c & 63);
     }
-    this.pos = p;
   }
-
-  private room(bytes: number): void {
-    if (this.pos + bytes <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.pos + bytes) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(this.buf.subarray(0, this.pos));
-    this.buf = grown;
-  }
+  return p;
 }
 
 /**
@@ -306,8 +391,10 @@ class RowWriter {
  */
 export function canonicalNumber(n: number): string {
   if (n === 0) return "0";
-  if (Number.isInteger(n) && n < 1e15 && n > -1e15) return String(n);
-  if (!Number.isFinite(n)) return String(n);
+  const shortest = String(n);
+  // Fifteen characters hold at most fifteen digits: already what rounding would give (the common
+  // case, and toPrecision costs about a microsecond).
+  if (shortest.length <= 15 || !Number.isFinite(n)) return shortest;
   const rounded = n.toPrecision(15);
   const back = Number(rounded);
   // Next to the largest double, rounding up overflows: keep the rounded text, not "Infinity".

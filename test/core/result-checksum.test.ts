@@ -1,5 +1,6 @@
+import { sha256 } from "@noble/hashes/sha2.js";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type ChecksumCell,
   describeEditedRows,
@@ -93,6 +94,108 @@ describe("the checksum's shape", () => {
     expect(resultChecksum([[null, true, 1.5, "ab"]]).chunks[0]!.hash).toBe(
       "903e25c85baa8744dd574f887d497475",
     );
+  });
+});
+
+/** The serialisation of version 1 as docs/platform-api.md writes it, the slow and obvious way. */
+function referenceHash(row: readonly ChecksumCell[]): string {
+  const text = row
+    .map((v) => {
+      if (v === null || v === undefined || v === "") return "_";
+      if (v === true) return "T";
+      if (v === false) return "F";
+      if (typeof v === "number") return `n${canonicalNumber(v)};`;
+      if (typeof v === "string") return `s${v.length}:${v}`;
+      throw new Error("not in this test");
+    })
+    .join("");
+  const digest = sha256(new TextEncoder().encode(`${text}\n`));
+  return [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+describe("the bytes hashed are the documented serialisation", () => {
+  const number = fc.oneof(
+    fc.double({ noNaN: true }),
+    fc.integer(),
+    fc.integer({ min: -1e9, max: 1e9 }).map((i) => i / 100),
+    fc.integer({ min: -1e12, max: 1e12 }).map((i) => i / 1e6),
+    fc.integer({ min: -1e15, max: 1e15 }).map((i) => i / 1e7),
+    fc.constantFrom(
+      0.1 + 0.2,
+      1e-6,
+      1.5e-6,
+      999999999.999999,
+      1e9 + 0.5,
+      2 ** 53,
+      -(2 ** 53),
+      1e15,
+      1e15 - 1,
+      0.999999999999999,
+      2.0000000000000004,
+      1000.0000000000001,
+      99.99999999999999,
+      0.0000010000000000000002,
+      -0.037500000000000006,
+      2 ** 31 - 1,
+      -(2 ** 31),
+      2 ** 30,
+      -(2 ** 31) - 1,
+      -0,
+    ),
+    // Float artefacts of short decimals (0.037500000000000006), and numbers a few ulps from them.
+    fc
+      .tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.constantFrom(0.0125, 0.1, 0.01, 1.3, 1e-6))
+      .map(([i, f]) => i * f),
+    fc.tuple(fc.integer({ min: -1e8, max: 1e8 }), fc.integer({ min: -8, max: 8 })).map(([i, ulps]) => {
+      let v = i / 1000;
+      for (let k = 0; k < Math.abs(ulps); k++) v += Math.sign(ulps) * Number.EPSILON * Math.abs(v);
+      return v;
+    }),
+  );
+
+  it("property: numbers (integers, short decimals, any double) hash as their canonical text", () => {
+    fc.assert(
+      fc.property(fc.array(number, { minLength: 1, maxLength: 6 }), (row) => {
+        expect(resultChecksum([row]).chunks[0]!.hash).toBe(referenceHash(row));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("property: text of any code units (lone surrogates as U+FFFD) hashes as its UTF-8 with its length", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), cell)),
+        (row) => {
+          expect(resultChecksum([row]).chunks[0]!.hash).toBe(referenceHash(row));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the checksum runs where the core runs", () => {
+  // Apps Script's V8 has no TextEncoder, and the server bundle targets ES2019 (tooling/sheets):
+  // nothing the module or its SHA-256 does on import or on use may need either.
+  it("loads and hashes without TextEncoder and without Object.hasOwn", async () => {
+    const global = globalThis as { TextEncoder?: unknown };
+    const object = Object as { hasOwn?: unknown };
+    const saved = { encoder: global.TextEncoder, hasOwn: object.hasOwn };
+    const emoji = referenceHash(["é😀"]);
+    vi.resetModules();
+    try {
+      delete global.TextEncoder;
+      delete object.hasOwn;
+      const fresh = await import("../../src/core/result-checksum.js");
+      expect(fresh.resultChecksum([[null, true, 1.5, "ab"]]).chunks[0]!.hash).toBe(
+        "903e25c85baa8744dd574f887d497475",
+      );
+      expect(fresh.resultChecksum([["é😀"]]).chunks[0]!.hash).toBe(emoji);
+    } finally {
+      global.TextEncoder = saved.encoder;
+      object.hasOwn = saved.hasOwn;
+    }
   });
 });
 
