@@ -40,7 +40,8 @@ import { useRefreshRun } from "./RefreshControls.js";
 import { RefreshingStatus } from "./RefreshingStatus.js";
 import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
-import { createRefreshRun, type RefreshRun } from "./refreshRun.js";
+import { createRefreshHandle } from "./refreshHandle.js";
+import type { RefreshRun } from "./refreshRun.js";
 import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
 import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
@@ -173,7 +174,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   live.current = state;
   const [run] = useState(() =>
     host.refreshPlacements
-      ? createRefreshRun({
+      ? createRefreshHandle({
           host,
           workbook: () => live.current.liveWorkbook(),
           onReport: (report) => live.current.applyReport(report),

@@ -3,13 +3,13 @@
  * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
  */
 import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
-import { type ReactNode, useCallback, useSyncExternalStore } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useSyncExternalStore } from "react";
 import { type PlacedReport, reportKey } from "../src/core/placement-view.js";
 import type { SettingsField } from "./errorMessage.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
-import { RefreshAllButton, RefreshProgress } from "./RefreshControls.js";
+import { RefreshAllButton } from "./RefreshControls.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
 import type { RefreshRun } from "./refreshRun.js";
 import type { PaneState } from "./usePaneState.js";
@@ -40,6 +40,9 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
 });
+
+// Shown only while a refresh runs: loaded with it.
+const RefreshProgress = lazy(() => import("./RefreshProgress.js"));
 
 const NO_RUN = { subscribe: () => () => {}, getSnapshot: () => null };
 
@@ -138,7 +141,11 @@ export function ReportsView({
           </Subtitle2>
           {run ? <RefreshAllButton run={run} count={state.here.length} /> : null}
         </div>
-        {run ? <RefreshProgress run={run} /> : null}
+        {run && (runState?.running || runState?.question) ? (
+          <Suspense fallback={null}>
+            <RefreshProgress run={run} />
+          </Suspense>
+        ) : null}
         {state.here.length === 0 ? (
           <div className={styles.empty}>
             <Text weight="semibold">No reports are placed in this workbook yet.</Text>

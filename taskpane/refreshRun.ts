@@ -8,7 +8,7 @@
 import { formatCount } from "../src/core/limits.js";
 import type { PlacedReport, SheetRef } from "../src/core/placement-view.js";
 import type { RefreshOutcome } from "../src/core/refresh-flow.js";
-import { type NotRefreshed, planRefresh, type RefreshScope } from "../src/core/refresh-plan.js";
+import type { NotRefreshed, RefreshScope } from "../src/core/refresh-plan.js";
 import type { Report } from "../src/core/schema.js";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
@@ -114,8 +114,18 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
     if (state.running) return;
     const refresh = deps.host.refreshPlacements?.bind(deps.host);
     if (!refresh) return;
-    const { here, sheets } = deps.workbook();
-    const plan = planRefresh(here, scope, sheets);
+    // The planner loads with the first refresh: the first screen does without it.
+    set({ running: true, total: 0, refreshed: 0, finished: 0, stopping: false, question: null });
+    let plan: ReturnType<typeof import("../src/core/refresh-plan.js").planRefresh>;
+    try {
+      const { planRefresh } = await import("../src/core/refresh-plan.js");
+      const { here, sheets } = deps.workbook();
+      plan = planRefresh(here, scope, sheets);
+    } catch (error) {
+      set({ running: false });
+      deps.notify({ intent: "error", message: errorMessage(error) });
+      return;
+    }
     const rows = new Map<string, RowStatus>();
     for (const item of plan.items) rows.set(item.placement.key, { kind: "queued" });
     for (const n of plan.notRefreshed) rows.set(n.placement.key, { kind: "not-refreshed", text: n.message });

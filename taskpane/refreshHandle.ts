@@ -1,0 +1,59 @@
+/**
+ * The pane's handle on the refresh run (refreshRun.ts): the same store interface, idle until the
+ * first refresh, when the run's code loads (the first screen does without it) and takes over.
+ */
+import type { RefreshScope } from "../src/core/refresh-plan.js";
+import type { RefreshRun, RefreshRunDeps, RefreshRunState } from "./refreshRun.js";
+
+const IDLE: RefreshRunState = {
+  running: false,
+  total: 0,
+  refreshed: 0,
+  finished: 0,
+  stopping: false,
+  rows: new Map(),
+  question: null,
+};
+
+export function createRefreshHandle(deps: RefreshRunDeps): RefreshRun {
+  let run: RefreshRun | null = null;
+  let loading: Promise<RefreshRun> | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const l of [...listeners]) l();
+  };
+  const load = (): Promise<RefreshRun> => {
+    if (!loading) {
+      const attempt = import("./refreshRun.js").then((m) => {
+        run = m.createRefreshRun(deps);
+        run.subscribe(notify);
+        return run;
+      });
+      loading = attempt;
+      // A chunk that failed to load is asked for again by the next refresh.
+      attempt.catch(() => {
+        if (loading === attempt) loading = null;
+      });
+    }
+    return loading;
+  };
+  return {
+    getSnapshot: () => run?.getSnapshot() ?? IDLE,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start(scope: RefreshScope) {
+      try {
+        await (await load()).start(scope);
+      } catch (error) {
+        deps.notify({
+          intent: "error",
+          message: `The refresh could not start: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+    },
+    stop: () => run?.stop(),
+    answer: (overwrite) => run?.answer(overwrite),
+  };
+}
