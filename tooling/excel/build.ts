@@ -147,6 +147,8 @@ export function excelBuild(): UserConfig {
         input: {
           taskpane: resolve(HERE, "taskpane.html"),
           help: resolve(HERE, "help.html"),
+          // The right-click command's outcome dialog (outcome-dialog.ts).
+          outcome: resolve(HERE, "outcome.html"),
           [EARLY_ENTRY]: resolve(HERE, "early.ts"),
           [FIRST_LOAD_ENTRY]: resolve(HERE, "first-load.ts"),
         },

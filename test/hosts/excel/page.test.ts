@@ -21,7 +21,7 @@ import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
 import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
 import { attemptInjection, cspViolations, recordCspViolations } from "../../support/csp.js";
-import { OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
+import { OFFICE_JS, type OfficeStandInOptions, officeStandIn } from "../../support/office-stand-in.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
@@ -70,6 +70,10 @@ interface OpenOptions {
   cell?: string;
   /** Holds the pane's module (the page's main script) until it resolves; early.ts is not held. */
   holdPane?: Promise<void>;
+  /** More of the Office stand-in's options (its host profile, showAsTaskpane, a hidden pane). */
+  office?: Partial<OfficeStandInOptions>;
+  /** The page to open (taskpane.html by default). */
+  path?: string;
 }
 
 /** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
@@ -86,6 +90,7 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
     active: { sheet: "Summary", cell: options.cell ?? "B2" },
     storage: options.storage ?? {},
+    ...options.office,
   });
   const origin = new URL(options.server.url).origin;
   await page.route("**/*", async (route) => {
@@ -97,7 +102,9 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
   });
   await recordCspViolations(page);
   // With the pane's module held back the page cannot finish loading: do not wait for it.
-  await page.goto(`${options.server.url}/taskpane.html`, { waitUntil: options.holdPane ? "commit" : "load" });
+  await page.goto(`${options.server.url}/${options.path ?? "taskpane.html"}`, {
+    waitUntil: options.holdPane ? "commit" : "load",
+  });
   return { page, requests, errors };
 }
 
@@ -198,6 +205,65 @@ describe("the Excel pane through the add-in server, against a tenant that accept
       .getByText(/Disconnected Monthly Active Customers from Summary!B12:D25/)
       .first()
       .waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("with showAsTaskpane ignored (a Marketplace add-in) and the pane hidden, a right-click's outcome reaches the user in our dialog", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      cell: "Z99",
+      office: { showAsTaskpane: "ignored", paneHidden: true },
+    });
+    type StandIn = {
+      associated: Record<string, (e: unknown) => void>;
+      dialogs: { url: string; closed: boolean }[];
+      shown: number;
+    };
+    await page.waitForFunction(
+      () =>
+        typeof (window as never as { __office?: StandIn }).__office?.associated?.disconnectReportHere ===
+        "function",
+    );
+    const completed = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const office = (window as never as { __office: StandIn }).__office;
+          office.associated.disconnectReportHere!({ completed: () => resolve("completed") });
+        }),
+    );
+    expect(completed).toBe("completed");
+    const { dialogs, shown } = await page.evaluate(() => {
+      const office = (window as never as { __office: StandIn }).__office;
+      return { dialogs: office.dialogs, shown: office.shown };
+    });
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(dialogs).toHaveLength(1);
+    const url = new URL(dialogs[0]!.url);
+    expect(url.pathname).toBe("/outcome.html");
+    expect(errors).toEqual([]);
+    await page.context().close();
+
+    // The dialog's own page, as Office would open it: the message as text.
+    const dialog = await openPane({ server, path: `outcome.html${url.search}` });
+    await dialog.page.getByText(/No report is placed at Summary!Z99/).waitFor();
+    expect(await dialog.page.locator("#message").getAttribute("data-ok")).toBe("false");
+    expect(dialog.errors).toEqual([]);
+    expect(await cspViolations(dialog.page)).toEqual([]);
+    await dialog.page.context().close();
+  });
+
+  it("the outcome dialog shows its message as text, never as HTML", async () => {
+    const message = '<img src="x" onerror="window.__hit=1"><b>bold</b>';
+    const { page, errors } = await openPane({
+      server,
+      path: `outcome.html?${new URLSearchParams({ ok: "0", message })}`,
+    });
+    await page.locator("#message").waitFor();
+    expect(await page.locator("#message").textContent()).toBe(message);
+    expect(await page.locator("#message img, #message b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as never as { __hit?: number }).__hit)).toBeUndefined();
     expect(errors).toEqual([]);
     await page.context().close();
   });
