@@ -33,6 +33,11 @@ export interface OfficeStandInOptions {
    * with `onVisibilityModeChanged`.
    */
   paneHidden?: boolean;
+  /**
+   * What `Office.onReady` reports as the host: "Excel" by default; null as Office.js does in a page
+   * opened outside Office (learn.microsoft.com/office/dev/add-ins/develop/initialize-add-in).
+   */
+  host?: string | null;
 }
 
 export function officeStandIn(options: OfficeStandInOptions): string {
@@ -86,7 +91,8 @@ export function officeStandIn(options: OfficeStandInOptions): string {
   } };
   window.Office = {
     onReady(cb) {
-      const info = { host: "Excel", platform: "OfficeOnline" };
+      const info = options.host === null ? { host: null, platform: null }
+        : { host: options.host || "Excel", platform: "OfficeOnline" };
       setTimeout(() => cb && cb(info));
       return Promise.resolve(info);
     },

@@ -28,7 +28,10 @@ function showNotice(outcome: CommandOutcome) {
 // When this module runs before first-load.ts (it need not: both load at once), its loads start here.
 prepareExcel();
 
-Office.onReady(() => {
+// Without Office.js (blocked or offline) there is nothing to start: early.ts shows what this page
+// is. Outside Office (no host) the same.
+globalThis.Office?.onReady((info) => {
+  if (!info?.host) return;
   const root = document.getElementById("root")!;
   // Made by first-load.ts when it ran first (its first load is then on its way), else made here.
   const host = startExcel();

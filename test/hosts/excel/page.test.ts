@@ -5,7 +5,8 @@
  * prove goes through the relay: listing, disconnecting, the agent's stream; a right-click on a cold
  * runtime; and what the pane says when the add-in server does not list the tenant.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +75,8 @@ interface OpenOptions {
   office?: Partial<OfficeStandInOptions>;
   /** The page to open (taskpane.html by default). */
   path?: string;
+  /** Office.js does not load (blocked by a proxy, or offline). */
+  blockOffice?: boolean;
 }
 
 /** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
@@ -95,6 +98,7 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
   const origin = new URL(options.server.url).origin;
   await page.route("**/*", async (route) => {
     const target = route.request().url();
+    if (target === OFFICE_JS && options.blockOffice) return route.abort();
     if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
     if (/\/assets\/taskpane-[^/]+\.js$/.test(target) && options.holdPane) await options.holdPane;
     if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
@@ -129,6 +133,8 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     const { page, requests, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
     await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
     await page.getByText("Summary!B2:F8").first().waitFor();
+    // The mounted pane replaced the page's explanation for use outside Office.
+    expect(await page.locator("#outside").count()).toBe(0);
 
     await page.getByRole("button", { name: "Disconnect report here" }).first().click();
     await page
@@ -190,7 +196,9 @@ describe("the Excel pane through the add-in server, against a tenant that accept
           office.associated.disconnectReportHere!({ completed: () => resolve("completed") });
         }),
     );
-    expect(await page.locator("#root").evaluate((root) => root.childElementCount)).toBe(0);
+    // No pane yet: #root holds only the page's static explanation, still hidden.
+    expect(await page.locator("#root > :not(#outside)").count()).toBe(0);
+    expect(await page.locator("#outside").isVisible()).toBe(false);
     release();
     expect(await completed).toBe("completed");
 
@@ -265,6 +273,34 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(await page.locator("#message img, #message b").count()).toBe(0);
     expect(await page.evaluate(() => (window as never as { __hit?: number }).__hit)).toBeUndefined();
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each([
+    ["with Office.js blocked", { blockOffice: true }],
+    ["opened outside Office (Office.onReady reports no host)", { office: { host: null } }],
+  ] as const)("%s, the page says what it is and what to check, at once", async (_name, how) => {
+    const { page } = await openPane({ server, ...how });
+    const outside = page.locator("#outside");
+    // Shown by early.ts at once (the class), not by the stylesheet's 8-second fallback.
+    await page.locator("#outside.addin-outside-now").waitFor({ state: "attached" });
+    expect(await outside.isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Reporting Platform for Excel" }).waitFor();
+    const text = (await outside.textContent())!.replace(/\s+/g, " ");
+    expect(text).toContain("Home > Reports");
+    expect(text).toContain("https://appsforoffice.microsoft.com");
+    expect(text).toMatch(/proxy/);
+    expect(text).toMatch(/Content-Security-Policy/);
+    // Accessible: axe finds nothing in it, at any impact level.
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as never as { axe: { run(el: Element): Promise<{ violations: { id: string }[] }> } }
+      ).axe;
+      return (await axe.run(document.getElementById("outside")!)).violations.map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     await page.context().close();
   });
 
