@@ -304,6 +304,27 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     await page.context().close();
   });
 
+  it("under the oldest host the manifest allows (ExcelApi 1.7, SharedRuntime 1.1), the pane lists on its guarded paths", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      office: { profile: "oldestAllowed" },
+    });
+    await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+    await page.getByText("Summary!B2:F8").first().waitFor();
+    const { checks, handlers } = await page.evaluate(() => {
+      const office = (window as never as { __office: { requirementChecks: string[]; handlers: object } })
+        .__office;
+      return { checks: office.requirementChecks, handlers: Object.keys(office.handlers) };
+    });
+    // It asked before using the newer events, and so added neither (the stand-in would throw).
+    expect(checks).toContain("ExcelApi 1.9");
+    expect(handlers).not.toContain("selection");
+    expect(handlers).not.toContain("renamed");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("says what to do when the add-in server does not list the tenant", async () => {
     const { page } = await openPane({ server: bare, storage: savedSettings(sandbox.url) });
     await page.getByText(TENANT_REFUSES_PAGE_MESSAGE).first().waitFor();
