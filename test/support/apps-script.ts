@@ -15,11 +15,14 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import {
+  type AccountKind,
   checkMetaTag,
   checkPropertyWrite,
   checkRequestHeaders,
+  DailyQuotas,
   ExecutionClock,
   fakeCache,
+  SimultaneousExecutions,
   SLEEP_LIMIT_MS,
   URL_FETCH_TIMEOUT_MS,
 } from "./apps-script-limits.js";
@@ -64,6 +67,8 @@ export interface WorldOptions {
   sheets?: FakeSheet[];
   /** Name of the active sheet (default: the first). */
   activeSheet?: string;
+  /** Which daily quotas apply (apps-script-limits.ts): a consumer account by default. */
+  account?: AccountKind;
   fetch?: FetchHandler;
 }
 
@@ -99,6 +104,10 @@ export interface World {
   clock: ExecutionClock;
   /** CacheService.getUserCache(). */
   cache: ReturnType<typeof fakeCache>;
+  /** Daily quotas (property reads and writes, URL fetches), counted and enforced per day. */
+  quotas: DailyQuotas;
+  /** Executions running at once (30 at most per user). */
+  executions: SimultaneousExecutions;
   selections: { sheet: string; range: string }[];
   /** AuthMode.NONE: property and network access throw, as they do in Apps Script. */
   authMode: "NONE" | "LIMITED" | "FULL";
@@ -138,6 +147,8 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     sleeps: [],
     clock,
     cache: fakeCache(clock),
+    quotas: new DailyQuotas(clock, options.account ?? "consumer"),
+    executions: new SimultaneousExecutions(),
     selections: [],
     authMode: "FULL",
     fetch: options.fetch ?? (() => ({ status: 599, body: "no fetch handler in this test" })),
@@ -155,6 +166,9 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     if (world.authMode === "NONE") {
       throw new Error(`You do not have permission to call ${what} (AuthMode.NONE).`);
     }
+    // Each property call counts as one "Properties read/write", each fetch as one "URL Fetch call".
+    if (what === "PropertiesService") world.quotas.count("properties");
+    if (what === "UrlFetchApp.fetch") world.quotas.count("urlfetch");
   };
 
   function propertyStore(store: PropertyAccess["store"]) {
@@ -374,8 +388,15 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   for (const name of exported) {
     const original = (context as Record<string, unknown>)[name];
     if (typeof original !== "function") continue;
-    (context as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      clock.run(name, () => (original as (...a: unknown[]) => unknown)(...args));
+    (context as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const outer = !clock.inExecution;
+      if (outer) world.executions.enter();
+      try {
+        return clock.run(name, () => (original as (...a: unknown[]) => unknown)(...args));
+      } finally {
+        if (outer) world.executions.leave();
+      }
+    };
   }
   world.global = context as Record<string, unknown>;
   return world;
