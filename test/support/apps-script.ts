@@ -67,6 +67,8 @@ export interface WorldOptions {
   sheets?: FakeSheet[];
   /** Name of the active sheet (default: the first). */
   activeSheet?: string;
+  /** The built project to load (dist/sheets by default). */
+  dist?: string;
   /** Which daily quotas apply (apps-script-limits.ts): a consumer account by default. */
   account?: AccountKind;
   fetch?: FetchHandler;
@@ -130,7 +132,8 @@ function cellObject(a1: string) {
 }
 
 export function loadAppsScript(options: WorldOptions = {}): World {
-  const code = readFileSync(join(DIST, "Code.js"), "utf8");
+  const dist = options.dist ?? DIST;
+  const code = readFileSync(join(dist, "Code.js"), "utf8");
   const clock = new ExecutionClock();
   const sheets: FakeSheet[] = (options.sheets ?? [{ id: 0, name: "Sheet1", cell: "A1" }]).map((s) => ({
     ...s,
@@ -314,7 +317,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
           },
           /** The file as the project holds it (dist/sheets/<file>.html); Apps Script throws for a missing one. */
           getContent() {
-            const path = join(DIST, file.endsWith(".html") ? file : `${file}.html`);
+            const path = join(dist, file.endsWith(".html") ? file : `${file}.html`);
             if (!/^[A-Za-z0-9_]+(\.html)?$/.test(file) || !existsSync(path)) {
               throw new Error(`No HTML file named ${file} was found.`);
             }
