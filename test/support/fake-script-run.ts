@@ -41,7 +41,9 @@ function isDomNode(value: object): boolean {
 /** A form's named fields, as Google hands them to the server (file inputs are out of scope here). */
 function formFields(form: object): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const element of Array.from((form as { elements: ArrayLike<{ name?: string; value?: string }> }).elements)) {
+  for (const element of Array.from(
+    (form as { elements: ArrayLike<{ name?: string; value?: string }> }).elements,
+  )) {
     if (element.name) fields[element.name] = String(element.value ?? "");
   }
   return fields;
@@ -53,7 +55,12 @@ function formFields(form: object): Record<string, string> {
  */
 export function acrossScriptRun(value: unknown, key = "0", seen: Set<object> = new Set()): unknown {
   const illegal = () => new IllegalScriptRunValue(`Failed due to illegal value in property: ${key}`);
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") {
+  if (
+    value === null ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    typeof value === "number"
+  ) {
     return value;
   }
   if (value === undefined) return undefined;
