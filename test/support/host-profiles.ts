@@ -13,19 +13,22 @@
 export const HOST_PROFILES = {
   /** Excel on the web today. */
   web: { ExcelApi: "1.19", SharedRuntime: "1.2", DialogApi: "1.2", DialogOrigin: "1.1" },
-  /** Excel on Mac at the first version with SharedRuntime 1.1 (16.35). */
-  mac: { ExcelApi: "1.10", SharedRuntime: "1.1", DialogApi: "1.2" },
+  /** Excel on Mac at the first version with SharedRuntime 1.1 (16.35, which has ExcelApi 1.11). */
+  mac: { ExcelApi: "1.11", SharedRuntime: "1.1", DialogApi: "1.2" },
+  /** Volume-licensed Excel 2021 on Windows: ExcelApi 1.14, SharedRuntime 1.1 (Version 2108). */
+  excel2021: { ExcelApi: "1.14", SharedRuntime: "1.1", DialogApi: "1.1" },
   /**
    * The oldest host the manifest allows: exactly what it requires (ExcelApi 1.7, SharedRuntime
-   * 1.1) and DialogApi 1.1. Below ExcelApi 1.9 there is no worksheet-collection onSelectionChanged
-   * and below 1.17 no onNameChanged: the host's guarded paths.
+   * 1.1) and DialogApi 1.1, older than any real host with a shared runtime (Windows 2002 and Mac
+   * 16.35 both have ExcelApi 1.11), so the strictest. Below ExcelApi 1.9 there is no
+   * worksheet-collection onSelectionChanged and below 1.17 no onNameChanged: the guarded paths.
    */
   oldestAllowed: { ExcelApi: "1.7", SharedRuntime: "1.1", DialogApi: "1.1" },
   /**
-   * Perpetual Excel 2019 on Windows: ExcelApi up to 1.8, DialogApi 1.1, and no shared runtime, so
-   * the manifest's <Requirements> keep the add-in off it.
+   * Volume-licensed Excel 2019 on Windows: ExcelApi up to 1.7, DialogApi 1.1, and no shared
+   * runtime, so the manifest's <Requirements> keep the add-in off it.
    */
-  excel2019: { ExcelApi: "1.8", DialogApi: "1.1" },
+  excel2019: { ExcelApi: "1.7", DialogApi: "1.1" },
 } satisfies Record<string, Record<string, string>>;
 
 export type HostProfileName = keyof typeof HOST_PROFILES;

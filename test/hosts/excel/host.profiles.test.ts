@@ -26,9 +26,10 @@ const allows = (profile: HostProfileName) =>
   required.every((set) => supportsSet(HOST_PROFILES[profile], set.name, set.minVersion));
 
 describe("which hosts the manifest allows", () => {
-  it("allows Excel on the web, Mac 16.35+ and the oldest profile; keeps Excel 2019 (no shared runtime) out", () => {
+  it("allows Excel on the web, Mac 16.35+, Excel 2021 and the oldest profile; keeps Excel 2019 (no shared runtime) out", () => {
     expect(allows("web")).toBe(true);
     expect(allows("mac")).toBe(true);
+    expect(allows("excel2021")).toBe(true);
     expect(allows("oldestAllowed")).toBe(true);
     expect(allows("excel2019")).toBe(false);
   });
@@ -38,7 +39,7 @@ describe("which hosts the manifest allows", () => {
   });
 });
 
-describe.each(["oldestAllowed", "mac", "web"] as const)("the host under %s", (profile) => {
+describe.each(["oldestAllowed", "excel2021", "mac", "web"] as const)("the host under %s", (profile) => {
   it("reads the context and follows the selection on the paths that profile supports", async () => {
     const { mock, host } = mockedExcelHost({
       profile,
