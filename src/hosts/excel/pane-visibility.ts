@@ -6,10 +6,11 @@
  * (learn.microsoft.com/office/dev/add-ins/develop/show-hide-add-in). The signal used here:
  * - Office reports the pane's visibility with `Office.addin.onVisibilityModeChanged`
  *   (SharedRuntime 1.1; `visibilityMode` "Taskpane" or "Hidden", fired when showAsTaskpane or
- *   hide change it, same page). The last mode it reported is the pane's state;
- * - before any report, the page's own `document.visibilityState` (the Page Visibility API: a
- *   pane that is open shows this page, so it is "visible"; a shared runtime started by a
- *   right-click with no pane open runs it hidden);
+ *   hide change it);
+ * - the page's own `document.visibilityState` (the Page Visibility API: a pane that is open shows
+ *   this page, so it is "visible"; a shared runtime started by a right-click with no pane open,
+ *   or a pane the user closed, runs it hidden);
+ * - the pane is in view when neither says hidden and one says shown;
  * - a pane that is not visible is asked to show; it counts as shown only when Office reports
  *   "Taskpane" within `waitMs` (1.5 s by default). A rejection, or no report in time, means the
  *   pane cannot be shown, and the caller tells the user another way (outcome-dialog.ts).
@@ -38,7 +39,13 @@ export function createPaneShower(
   } catch {
     // No visibility reports on this host: the page's visibility alone tells.
   }
-  const visibleNow = () => (mode !== null ? mode === TASKPANE : page?.visibilityState === "visible");
+  // Either signal saying hidden wins: Office reports what showAsTaskpane and hide change, not
+  // necessarily a pane the user closed, which hides the page.
+  const visibleNow = () => {
+    if (mode !== null && mode !== TASKPANE) return false;
+    if (page?.visibilityState === "hidden") return false;
+    return mode === TASKPANE || page?.visibilityState === "visible";
+  };
 
   return async function showTaskpane(): Promise<boolean> {
     const show = office.addin?.showAsTaskpane;

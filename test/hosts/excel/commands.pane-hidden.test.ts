@@ -108,6 +108,17 @@ describe("showAsTaskpane ignored (a Marketplace add-in)", () => {
   });
 });
 
+describe("a pane closed by the user after Office reported it shown", () => {
+  it("counts as hidden when the page itself is hidden: the outcome reaches the dialog", async () => {
+    const { mock, command } = setup({ showAsTaskpane: "ignored", paneListening: true });
+    // Office said "Taskpane" once (an earlier show); the user has closed the pane since, which
+    // hides the page but need not be reported.
+    for (const handler of mock.state.visibilityHandlers) handler({ visibilityMode: "Taskpane" });
+    await command({ completed: vi.fn() });
+    expect(mock.state.dialogs).toHaveLength(1);
+  });
+});
+
 describe("showAsTaskpane rejected", () => {
   it("the outcome reaches the dialog", async () => {
     const { mock, command } = setup({ showAsTaskpane: "rejects", paneListening: true });
