@@ -5,7 +5,7 @@
  * page the preview is compared with. Built once per run, whichever section asks first; removed when
  * the process exits.
  */
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,7 +92,6 @@ async function buildAll(): Promise<Builds> {
     { ...sheets, plugins: without(sheets.plugins, "reporting-platform:apps-script-server") },
     out.sheets,
   );
-  renameSync(join(out.sheets, "sidebar.html"), join(out.sheets, "Sidebar.html"));
   await viteBuild({ ...previewBuild(), root: PREVIEW_ROOT }, out.preview);
   await viteBuild({ root: BARE_REACT_ROOT, base: "./", plugins: [react()], build: {} }, out.bare);
   return { ...out, excelModules, ms: performance.now() - t0 };

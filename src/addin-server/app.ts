@@ -23,6 +23,8 @@ export interface AddinAppOptions {
   tenants: TenantList;
   /** True when the server speaks HTTPS itself (adds HSTS). */
   secure: boolean;
+  /** Who may frame the pages (security-headers.ts: DEFAULT_FRAME_ANCESTORS unless given). */
+  frameAncestors?: readonly string[];
   /** The fetch the relay uses (the runtime's by default). */
   fetch?: typeof fetch;
   /** One line per request: method, path, status. Never a header value, a query or a body. */
@@ -43,7 +45,7 @@ function isMalformed(pathname: string): boolean {
 
 export function createAddinApp(options: AddinAppOptions): Hono {
   const app = new Hono();
-  const headers = securityHeaders(options.secure);
+  const headers = securityHeaders(options.secure, false, options.frameAncestors);
   const relayHeaders = securityHeaders(options.secure, true);
   const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
 

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devCertificate } from "./dev-certs.js";
+import { FrameAncestorsError, parseFrameAncestors } from "./security-headers.js";
 import { startAddinServer } from "./server.js";
 import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
 
@@ -23,7 +24,10 @@ const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <o
                https only, http for a loopback address listed explicitly
   --cert/--key PEM files: serve HTTPS
   --dev-certs  serve HTTPS with office-addin-dev-certs' localhost certificate (made when missing)
-  --dist       the built pane (default dist/excel, from npm run build)`;
+  --dist       the built pane (default dist/excel, from npm run build)
+  --frame-ancestors <sources>
+               who may frame the pages, space- or comma-separated ('self', https://host, https://*.host;
+               also env FRAME_ANCESTORS); default: Microsoft 365, Teams and the sovereign clouds`;
 
 interface Args {
   port: number;
@@ -34,6 +38,8 @@ interface Args {
   devCerts: boolean;
   dist: string;
   quiet: boolean;
+  /** Null: the default list. */
+  frameAncestors: string[] | null;
 }
 
 function fail(message: string, status = 2): never {
@@ -49,7 +55,8 @@ function portNumber(text: string, name: string): number {
 
 function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const tenantFlags: string[] = [];
-  const args: Omit<Args, "tenants"> = {
+  const frameFlags: string[] = [];
+  const args: Omit<Args, "tenants" | "frameAncestors"> = {
     port: env.PORT ? portNumber(env.PORT, "PORT") : 3000,
     host: "127.0.0.1",
     cert: null,
@@ -93,6 +100,9 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       case "--quiet":
         args.quiet = true;
         break;
+      case "--frame-ancestors":
+        frameFlags.push(value());
+        break;
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
@@ -104,10 +114,15 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   }
   if ((args.cert === null) !== (args.key === null)) fail(`--cert and --key go together.\n${USAGE}`);
   if (args.cert && args.devCerts) fail(`Use either --cert/--key or --dev-certs.\n${USAGE}`);
+  const frameText = [...frameFlags, env.FRAME_ANCESTORS ?? ""].join(" ").trim();
   try {
-    return { ...args, tenants: parseTenantList(tenantEntries(tenantFlags, env.TENANT_ORIGINS)) };
+    return {
+      ...args,
+      tenants: parseTenantList(tenantEntries(tenantFlags, env.TENANT_ORIGINS)),
+      frameAncestors: frameText ? parseFrameAncestors(frameText) : null,
+    };
   } catch (error) {
-    if (error instanceof TenantListError) fail(error.message);
+    if (error instanceof TenantListError || error instanceof FrameAncestorsError) fail(error.message);
     throw error;
   }
 }
@@ -141,6 +156,7 @@ async function main(): Promise<void> {
       tenants: args.tenants,
       port: args.port,
       host: args.host,
+      ...(args.frameAncestors ? { frameAncestors: args.frameAncestors } : {}),
       ...(tls ? { tls } : {}),
       ...(args.quiet ? {} : { log }),
     });

@@ -19,6 +19,8 @@ export interface AddinServerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   fetch?: typeof fetch;
   log?: (line: string) => void;
+  /** Who may frame the pages (the default list unless given). */
+  frameAncestors?: readonly string[];
 }
 
 export interface RunningAddinServer {
@@ -35,6 +37,7 @@ export async function startAddinServer(options: AddinServerOptions): Promise<Run
     distDir: options.distDir,
     tenants: options.tenants,
     secure,
+    ...(options.frameAncestors ? { frameAncestors: options.frameAncestors } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

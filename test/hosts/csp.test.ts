@@ -81,6 +81,20 @@ describe("dist/excel/taskpane.html", () => {
     expect(policy.has("script-src")).toBe(false);
     expect(loads(help)).toEqual({ sources: [], inlineScripts: 0, inlineHandlers: 0 });
   });
+
+  it("the outcome dialog's page: its own script and Office.js only, nothing inline, no call elsewhere", () => {
+    const page = read(EXCEL_OUT_DIR, "outcome.html");
+    expect(cspTagCount(page)).toBe(1);
+    const policy = cspOf(page)!;
+    expectLockedDown(policy);
+    expect(policy.get("script-src")).toEqual(["'self'", "https://appsforoffice.microsoft.com"]);
+    expect(policy.get("connect-src")).toEqual(["'self'"]);
+    const { sources, inlineScripts, inlineHandlers } = loads(page);
+    for (const source of sources) {
+      expect(source, source).toMatch(/^(\.\/|https:\/\/appsforoffice\.microsoft\.com\/)/);
+    }
+    expect([inlineScripts, inlineHandlers]).toEqual([0, 0]);
+  });
 });
 
 describe("dist/sheets/Sidebar.html", () => {

@@ -67,6 +67,11 @@ export class ExecutionClock {
     this.now = start;
   }
 
+  /** True while an execution runs (a nested call of a global function belongs to it). */
+  get inExecution(): boolean {
+    return this.depth > 0;
+  }
+
   /** Milliseconds left in the current execution (the whole limit outside one). */
   remaining(): number {
     return this.startedAt === null ? EXECUTION_LIMIT_MS : this.startedAt + EXECUTION_LIMIT_MS - this.now;
@@ -163,4 +168,68 @@ export function fakeCache(clock: ExecutionClock) {
       entries.delete(key);
     },
   };
+}
+
+/*
+ * Daily quotas and the simultaneous-execution limit (developers.google.com/apps-script/guides/services/quotas):
+ * - "Properties read/write": 50,000 a day on a consumer account, 500,000 on Google Workspace;
+ * - "URL Fetch calls": 20,000 a day consumer, 100,000 Workspace;
+ * - "Simultaneous executions": 30 per user.
+ * Quotas are per user and reset 24 hours after the first request. Past a quota the service throws
+ * "Service invoked too many times for one day: <service>." (the quotas page's own wording).
+ */
+export type AccountKind = "consumer" | "workspace";
+
+export const DAILY_QUOTAS = {
+  properties: { consumer: 50_000, workspace: 500_000 },
+  urlfetch: { consumer: 20_000, workspace: 100_000 },
+} as const;
+
+export const SIMULTANEOUS_EXECUTIONS = 30;
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Counts each quota's use per day (from the first request, on the fake clock) and throws past it. */
+export class DailyQuotas {
+  private windowStart: number | null = null;
+  readonly used = { properties: 0, urlfetch: 0 };
+  /** The most any one day has used, per quota. */
+  readonly peak = { properties: 0, urlfetch: 0 };
+
+  constructor(
+    private readonly clock: ExecutionClock,
+    readonly account: AccountKind = "consumer",
+  ) {}
+
+  count(kind: keyof typeof DAILY_QUOTAS): void {
+    const now = this.clock.now;
+    if (this.windowStart === null || now - this.windowStart >= DAY_MS) {
+      this.windowStart = now;
+      this.used.properties = 0;
+      this.used.urlfetch = 0;
+    }
+    if (this.used[kind] >= DAILY_QUOTAS[kind][this.account]) {
+      throw new Error(`Service invoked too many times for one day: ${kind}.`);
+    }
+    this.used[kind]++;
+    this.peak[kind] = Math.max(this.peak[kind], this.used[kind]);
+  }
+}
+
+/** Executions running at once for the user; a 31st is refused. */
+export class SimultaneousExecutions {
+  running = 0;
+  max = 0;
+
+  enter(): void {
+    if (this.running >= SIMULTANEOUS_EXECUTIONS) {
+      throw new Error("There are too many scripts running.");
+    }
+    this.running++;
+    this.max = Math.max(this.max, this.running);
+  }
+
+  leave(): void {
+    this.running--;
+  }
 }

@@ -15,11 +15,14 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import {
+  type AccountKind,
   checkMetaTag,
   checkPropertyWrite,
   checkRequestHeaders,
+  DailyQuotas,
   ExecutionClock,
   fakeCache,
+  SimultaneousExecutions,
   SLEEP_LIMIT_MS,
   URL_FETCH_RESPONSE_LIMIT_BYTES,
   URL_FETCH_TIMEOUT_MS,
@@ -66,6 +69,10 @@ export interface WorldOptions {
   sheets?: FakeSheet[];
   /** Name of the active sheet (default: the first). */
   activeSheet?: string;
+  /** The built project to load (dist/sheets by default). */
+  dist?: string;
+  /** Which daily quotas apply (apps-script-limits.ts): a consumer account by default. */
+  account?: AccountKind;
   fetch?: FetchHandler;
 }
 
@@ -101,6 +108,10 @@ export interface World {
   clock: ExecutionClock;
   /** CacheService.getUserCache(). */
   cache: ReturnType<typeof fakeCache>;
+  /** Daily quotas (property reads and writes, URL fetches), counted and enforced per day. */
+  quotas: DailyQuotas;
+  /** Executions running at once (30 at most per user). */
+  executions: SimultaneousExecutions;
   selections: { sheet: string; range: string }[];
   /** AuthMode.NONE: property and network access throw, as they do in Apps Script. */
   authMode: "NONE" | "LIMITED" | "FULL";
@@ -186,7 +197,8 @@ export function fakeUtilitiesSleep(clock: ExecutionClock, sleeps: number[] = [])
 }
 
 export function loadAppsScript(options: WorldOptions = {}): World {
-  const code = readFileSync(join(DIST, "Code.js"), "utf8");
+  const dist = options.dist ?? DIST;
+  const code = readFileSync(join(dist, "Code.js"), "utf8");
   const clock = new ExecutionClock();
   const sheets: FakeSheet[] = (options.sheets ?? [{ id: 0, name: "Sheet1", cell: "A1" }]).map((s) => ({
     ...s,
@@ -203,6 +215,8 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     sleeps: [],
     clock,
     cache: fakeCache(clock),
+    quotas: new DailyQuotas(clock, options.account ?? "consumer"),
+    executions: new SimultaneousExecutions(),
     selections: [],
     authMode: "FULL",
     fetch: options.fetch ?? (() => ({ status: 599, body: "no fetch handler in this test" })),
@@ -220,6 +234,9 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     if (world.authMode === "NONE") {
       throw new Error(`You do not have permission to call ${what} (AuthMode.NONE).`);
     }
+    // Each property call counts as one "Properties read/write", each fetch as one "URL Fetch call".
+    if (what === "PropertiesService") world.quotas.count("properties");
+    if (what === "UrlFetchApp.fetch") world.quotas.count("urlfetch");
   };
 
   function propertyStore(store: PropertyAccess["store"]) {
@@ -365,7 +382,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
           },
           /** The file as the project holds it (dist/sheets/<file>.html); Apps Script throws for a missing one. */
           getContent() {
-            const path = join(DIST, file.endsWith(".html") ? file : `${file}.html`);
+            const path = join(dist, file.endsWith(".html") ? file : `${file}.html`);
             if (!/^[A-Za-z0-9_]+(\.html)?$/.test(file) || !existsSync(path)) {
               throw new Error(`No HTML file named ${file} was found.`);
             }
@@ -408,8 +425,15 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   for (const name of exported) {
     const original = (context as Record<string, unknown>)[name];
     if (typeof original !== "function") continue;
-    (context as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      clock.run(name, () => (original as (...a: unknown[]) => unknown)(...args));
+    (context as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const outer = !clock.inExecution;
+      if (outer) world.executions.enter();
+      try {
+        return clock.run(name, () => (original as (...a: unknown[]) => unknown)(...args));
+      } finally {
+        if (outer) world.executions.leave();
+      }
+    };
   }
   world.global = context as Record<string, unknown>;
   return world;

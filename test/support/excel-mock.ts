@@ -11,6 +11,9 @@ import { OfficeMockObject } from "office-addin-mock";
 import { createMemorySecretStore } from "../../src/hosts/direct-gateway.js";
 import { createExcelHost, type ExcelHost } from "../../src/hosts/excel/host.js";
 import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../src/hosts/excel/office.js";
+import { HOST_PROFILES, type HostProfileName, supportsSet } from "./host-profiles.js";
+
+export { HOST_PROFILES, type HostProfileName } from "./host-profiles.js";
 
 interface MockSheet {
   id: string;
@@ -26,10 +29,26 @@ export interface ExcelMockOptions {
   activeAddress?: string;
   /** The workbook id already stored in the file, if any. */
   storedWorkbookId?: string;
-  /** The highest ExcelApi requirement set the host supports ("1.17" by default). */
+  /** The host's requirement sets (HOST_PROFILES); Excel on the web by default. */
+  profile?: HostProfileName;
+  /** Overrides the profile's highest ExcelApi requirement set. */
   excelApi?: string;
   bodyBackgroundColor?: string;
   partitionKey?: string;
+  /**
+   * What `Office.addin.showAsTaskpane()` does: "shows" the pane (then Office reports
+   * `onVisibilityModeChanged` "Taskpane"); "ignored", as Office does for add-ins published in
+   * Microsoft's Marketplace since 23 February 2026 (it resolves and nothing changes:
+   * learn.microsoft.com/office/dev/add-ins/develop/show-hide-add-in); or "rejects".
+   */
+  showAsTaskpane?: "shows" | "ignored" | "rejects";
+}
+
+/** A dialog opened with `Office.context.ui.displayDialogAsync`. */
+export interface MockDialog {
+  url: string;
+  options: unknown;
+  closed: boolean;
 }
 
 type Handler = (args: unknown) => Promise<unknown> | unknown;
@@ -44,8 +63,14 @@ interface ExcelMockState {
   activated: string[];
   selected: string[];
   shownAsTaskpane: number;
+  /** Whether the task pane is in view (it starts hidden, as on a right-click's cold start). */
+  paneVisible: boolean;
+  visibilityHandlers: ((args: { visibilityMode: string }) => void)[];
+  dialogs: MockDialog[];
   /** What `worksheets.load(...)` was asked for. */
   sheetCollectionLoads: unknown[];
+  /** Every `isSetSupported(name, minVersion)` the code asked, as "name minVersion". */
+  requirementChecks: string[];
 }
 
 export interface ExcelMock {
@@ -66,23 +91,16 @@ const SHEETS: MockSheet[] = [
   { id: "{00000000-0001-0000-0100-000000000000}", name: "Q1 Sales" },
 ];
 
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
 function itemNotFound(key: string): Error {
   return Object.assign(new Error(`The requested resource doesn't exist: ${key}`), { code: "ItemNotFound" });
 }
 
 export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
   const sheets = (options.sheets ?? SHEETS).map((s) => ({ ...s }));
-  const excelApi = options.excelApi ?? "1.17";
+  const sets: Record<string, string> = {
+    ...HOST_PROFILES[options.profile ?? "web"],
+    ...(options.excelApi ? { ExcelApi: options.excelApi } : {}),
+  };
   const state: ExcelMockState = {
     syncs: 0,
     customWrites: [],
@@ -93,12 +111,22 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
     activated: [],
     selected: [],
     shownAsTaskpane: 0,
+    paneVisible: false,
+    visibilityHandlers: [],
+    dialogs: [],
     sheetCollectionLoads: [],
+    requirementChecks: [],
   };
+  const showBehaviour = options.showAsTaskpane ?? "shows";
   const active = sheets[options.active ?? 0]!;
 
-  const eventSource = (name: string) => ({
+  // An event added on a host whose ExcelApi is older than the event fails as Excel's does
+  // (ApiNotFound), so an unguarded use shows up in the tests of that profile.
+  const eventSource = (name: string, since = "1.7") => ({
     add(handler: Handler) {
+      if (!supportsSet(sets, "ExcelApi", since)) {
+        throw Object.assign(new Error(`${name} needs ExcelApi ${since}`), { code: "ApiNotFound" });
+      }
       state.handlers[name] ??= [];
       state.handlers[name].push(handler);
       return { context: null, remove() {} };
@@ -155,11 +183,12 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
               },
             };
           },
-          onSelectionChanged: eventSource("onSelectionChanged"),
+          // WorksheetCollection.onSelectionChanged: ExcelApi 1.9; onNameChanged: ExcelApi 1.17.
+          onSelectionChanged: eventSource("onSelectionChanged", "1.9"),
           onActivated: eventSource("onActivated"),
           onAdded: eventSource("onAdded"),
           onDeleted: eventSource("onDeleted"),
-          onNameChanged: eventSource("onNameChanged"),
+          onNameChanged: eventSource("onNameChanged", "1.17"),
         },
       },
     },
@@ -180,7 +209,8 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
     context: {
       requirements: {
         isSetSupported(name: string, minVersion = "1.1") {
-          return name === "ExcelApi" && compareVersions(minVersion, excelApi) <= 0;
+          state.requirementChecks.push(`${name} ${minVersion}`);
+          return supportsSet(sets, name, minVersion);
         },
       },
       officeTheme: { bodyBackgroundColor: options.bodyBackgroundColor ?? "#FFFFFF" },
@@ -198,11 +228,53 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
         },
       },
     },
-    EventType: { DocumentSelectionChanged: "documentSelectionChanged" },
+    EventType: {
+      DocumentSelectionChanged: "documentSelectionChanged",
+      DialogMessageReceived: "dialogMessageReceived",
+      DialogEventReceived: "dialogEventReceived",
+    },
     addin: {
       async showAsTaskpane() {
         state.shownAsTaskpane++;
+        if (showBehaviour === "rejects") throw new Error("The task pane could not be shown.");
+        if (showBehaviour === "ignored" || state.paneVisible) return;
+        state.paneVisible = true;
+        // Office raises VisibilityModeChanged when showAsTaskpane changes the visibility.
+        setTimeout(() => {
+          for (const handler of state.visibilityHandlers) handler({ visibilityMode: "Taskpane" });
+        });
       },
+      // SharedRuntime 1.1: resolves to the function that removes the handler.
+      async onVisibilityModeChanged(handler: (args: { visibilityMode: string }) => void) {
+        state.visibilityHandlers.push(handler);
+        return async () => {
+          state.visibilityHandlers = state.visibilityHandlers.filter((h) => h !== handler);
+        };
+      },
+    },
+  };
+  // DialogApi 1.1 (learn.microsoft.com/office/dev/add-ins/develop/dialog-api-in-office-add-ins):
+  // the dialog's page must be HTTPS on the opener's own domain, and one dialog at a time (12007).
+  (office.context as Record<string, unknown>).ui = {
+    displayDialogAsync(
+      url: string,
+      dialogOptions: unknown,
+      callback: (result: { status: string; value?: unknown; error?: { code: number } }) => void,
+    ) {
+      const answer = (result: Parameters<typeof callback>[0]) => setTimeout(() => callback(result));
+      if (!url.startsWith("https://")) return answer({ status: "failed", error: { code: 12003 } });
+      if (state.dialogs.some((d) => !d.closed)) return answer({ status: "failed", error: { code: 12007 } });
+      const dialog: MockDialog = { url, options: dialogOptions, closed: false };
+      state.dialogs.push(dialog);
+      answer({
+        status: "succeeded",
+        value: {
+          close() {
+            dialog.closed = true;
+          },
+          addEventHandler() {},
+        },
+      });
     },
   };
 

@@ -10,10 +10,17 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
+import { zipSync } from "fflate";
 import type { Plugin, UserConfig } from "vite";
 import { fluentTokens } from "../fluent-tokens.js";
 import { griffelBuildTimeStyles } from "../griffel.js";
-import { addinBaseUrl, renderManifest } from "./manifest.js";
+import {
+  addinBaseUrl,
+  readManifestValues,
+  renderManifest,
+  renderUnifiedManifest,
+  UNIFIED_ICONS,
+} from "./manifest.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The task pane's pages and icons (the runtime this target builds). */
@@ -21,7 +28,15 @@ const HERE = resolve(ROOT, "src/hosts/excel");
 
 export const EXCEL_OUT_DIR = resolve(ROOT, "dist/excel");
 
-/** Emits the filled-in manifest next to the pages. */
+/** A fixed date for the package's entries, so the same sources give the same zip. */
+const PACKAGE_MTIME = new Date("2026-01-01T00:00:00Z");
+
+/**
+ * Emits the filled-in manifests next to the pages: manifest.xml (the add-in only manifest) and
+ * manifest.json (the unified manifest, from the XML's values), and manifest-package.zip, the app
+ * package an admin uploads for the unified manifest: manifest.json and its two icons, at the paths
+ * the JSON names.
+ */
 function addinFiles(): Plugin {
   return {
     name: "excel-addin-files",
@@ -32,10 +47,18 @@ function addinFiles(): Plugin {
         version: string;
       };
       const baseUrl = addinBaseUrl();
+      const xml = renderManifest(template, { baseUrl, version });
+      this.emitFile({ type: "asset", fileName: "manifest.xml", source: xml });
+      const json = `${JSON.stringify(renderUnifiedManifest(readManifestValues(xml), { version }), null, 2)}\n`;
+      this.emitFile({ type: "asset", fileName: "manifest.json", source: json });
+      const files: Record<string, Uint8Array> = { "manifest.json": new TextEncoder().encode(json) };
+      for (const icon of Object.values(UNIFIED_ICONS)) {
+        files[icon] = new Uint8Array(readFileSync(resolve(HERE, "public", icon)));
+      }
       this.emitFile({
         type: "asset",
-        fileName: "manifest.xml",
-        source: renderManifest(template, { baseUrl, version }),
+        fileName: "manifest-package.zip",
+        source: zipSync(files, { mtime: PACKAGE_MTIME }),
       });
     },
   };
@@ -124,6 +147,8 @@ export function excelBuild(): UserConfig {
         input: {
           taskpane: resolve(HERE, "taskpane.html"),
           help: resolve(HERE, "help.html"),
+          // The right-click command's outcome dialog (outcome-dialog.ts).
+          outcome: resolve(HERE, "outcome.html"),
           [EARLY_ENTRY]: resolve(HERE, "early.ts"),
           [FIRST_LOAD_ENTRY]: resolve(HERE, "first-load.ts"),
         },

@@ -14,20 +14,55 @@
  *   serves no other file.
  * - `appsscript.json`: the manifest, copied from the repository root.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type UserConfig } from "vite";
+import { allowlistFromOrigins } from "../../src/hosts/sheets/server/url-fetch-allowlist.js";
 import { fluentTokens } from "../fluent-tokens.js";
 import { griffelBuildTimeStyles } from "../griffel.js";
 import { CHUNK_FILE_PREFIX, sidebarChunks } from "./sidebar-chunks.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-/** The sidebar's page (a browser page in HtmlService's iframe): its folder holds sidebar.html. */
+/**
+ * The sidebar's page (a browser page in HtmlService's iframe): its folder holds Sidebar.html, named
+ * as HtmlService.createHtmlOutputFromFile("Sidebar") reads it, so the build writes (and logs) it
+ * under that name.
+ */
 const sidebarRoot = `${repoRoot}src/hosts/sheets/sidebar/`;
 /** The Apps Script server's entry: its exports are the script's global functions. */
 const serverEntry = `${repoRoot}src/hosts/sheets/server/main.ts`;
-export const SHEETS_OUT_DIR = `${repoRoot}dist/sheets`;
+/** dist/sheets, or env SHEETS_OUT_DIR (the tests build elsewhere so as not to touch dist). */
+export const SHEETS_OUT_DIR = process.env.SHEETS_OUT_DIR
+  ? resolve(process.env.SHEETS_OUT_DIR)
+  : `${repoRoot}dist/sheets`;
+
+/**
+ * The organisation's tenant, chat and data origins (env SHEETS_TENANT_ORIGINS, comma-separated;
+ * `npm run deploy:sheets -- --tenant <origin>` sets it), as urlFetchWhitelist prefixes; null when
+ * none are given. Vite takes no custom flags, so the build reads the environment.
+ */
+export function urlFetchAllowlist(env: Record<string, string | undefined> = process.env): string[] | null {
+  const list = allowlistFromOrigins([env.SHEETS_TENANT_ORIGINS ?? ""]);
+  return list.length > 0 ? list : null;
+}
+
+/** A path as the log shows it: relative to the repository when inside it, else absolute. */
+function shown(path: string): string {
+  const rel = relative(repoRoot, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/**
+ * appsscript.json for the build: the repository's, with `urlFetchWhitelist` when the build has
+ * origins (required for a versioned deployment: developers.google.com/apps-script/manifest/allowlist-url).
+ */
+export function sheetsManifest(repoManifest: string, allowlist: readonly string[] | null): string {
+  const manifest = JSON.parse(repoManifest) as Record<string, unknown>;
+  if (allowlist) manifest.urlFetchWhitelist = [...allowlist];
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
 
 /** The global that holds the server module's exports in Code.js. */
 const SERVER_GLOBAL = "ReportingPlatformAddon";
@@ -78,13 +113,17 @@ function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
  * Built after the sidebar: the names of its chunk files are compiled in.
  */
 async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
+  const allowlist = urlFetchAllowlist();
   await build({
     configFile: false,
     root: repoRoot,
     publicDir: false,
     logLevel: "warn",
     plugins: [appsScriptGlobals()],
-    define: { __SIDEBAR_CHUNKS__: JSON.stringify(sidebarChunkNames(outDir)) },
+    define: {
+      __SIDEBAR_CHUNKS__: JSON.stringify(sidebarChunkNames(outDir)),
+      __URL_FETCH_ALLOWLIST__: JSON.stringify(allowlist),
+    },
     build: {
       outDir,
       emptyOutDir: false,
@@ -103,7 +142,13 @@ async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
     },
   });
   mkdirSync(outDir, { recursive: true });
-  copyFileSync(`${repoRoot}appsscript.json`, `${outDir}/appsscript.json`);
+  const manifestPath = resolve(outDir, "appsscript.json");
+  writeFileSync(manifestPath, sheetsManifest(readFileSync(`${repoRoot}appsscript.json`, "utf8"), allowlist));
+  process.stdout.write(
+    allowlist
+      ? `Wrote ${shown(manifestPath)} with urlFetchWhitelist ${allowlist.join(" ")}\n`
+      : `Wrote ${shown(manifestPath)} without urlFetchWhitelist (a test deployment only; for a versioned one set SHEETS_TENANT_ORIGINS: docs/google-sheets.md)\n`,
+  );
 }
 
 function appsScriptServer(): Plugin {
@@ -112,10 +157,6 @@ function appsScriptServer(): Plugin {
     apply: "build",
     // After the sidebar build has emptied and written dist/sheets.
     async closeBundle() {
-      // HtmlService.createHtmlOutputFromFile("Sidebar") reads Sidebar.html. (Renamed here: emitting
-      // it under the new name from the bundle trips Rolldown's case-insensitive name check.)
-      const written = `${SHEETS_OUT_DIR}/sidebar.html`;
-      if (existsSync(written)) renameSync(written, `${SHEETS_OUT_DIR}/Sidebar.html`);
       await buildSheetsServer();
     },
   };
@@ -123,6 +164,8 @@ function appsScriptServer(): Plugin {
 
 /** Build settings of the sheets target (see vite.config.ts): the sidebar, then the server. */
 export function sheetsBuild(): UserConfig {
+  // A bad origin stops the build here, before anything is written, with a message naming it.
+  urlFetchAllowlist();
   return {
     root: sidebarRoot,
     base: "./",
@@ -134,7 +177,7 @@ export function sheetsBuild(): UserConfig {
       // The lazy chunks are fetched by the registry, not by <link rel="modulepreload">.
       modulePreload: false,
       rolldownOptions: {
-        input: `${sidebarRoot}sidebar.html`,
+        input: `${sidebarRoot}Sidebar.html`,
         // CommonJS chunks: each one becomes a factory of the sidebar's module registry.
         output: { format: "cjs" },
         // Nothing reads import.meta in the sidebar (Vite's import helper names it; CommonJS has none).

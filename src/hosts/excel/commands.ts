@@ -8,6 +8,10 @@
  *   disconnects with the core, like its own button, and shows the result;
  * - when no pane listens, does the same work with the same core code (`planDisconnectAt`,
  *   `disconnectOutcomeMessage`) and reports the outcome through `notify`.
+ * Then, when the pane cannot be shown (`showTaskpane` resolves false: Office ignores
+ * showAsTaskpane for Marketplace add-ins since 23 February 2026, see pane-visibility.ts), the
+ * outcome also goes to `showOutside` (a dialog of ours, outcome-dialog.ts), so it never lands only
+ * in a page nobody sees.
  * On a cell with no placement it says so and sends nothing. When the disconnect's answer is lost
  * (it may have been applied), it reloads the reports and says what they show, as the pane does.
  * `event.completed()` is called on every path, errors included, or Office keeps showing the command
@@ -32,10 +36,15 @@ export type CommandOutcome = Outcome;
 
 export interface DisconnectHereDeps {
   host: ExcelHost;
-  /** Brings the task pane into view (`Office.addin.showAsTaskpane`). */
-  showTaskpane?: () => Promise<void>;
-  /** Reports an outcome the pane did not show (no pane listening, or a failure before it). */
+  /**
+   * Brings the task pane into view (pane-visibility.ts): resolves false when the pane could not be
+   * shown; a rejection counts as false too.
+   */
+  showTaskpane?: () => Promise<boolean>;
+  /** Writes an outcome the pane did not show into the page (no pane listening, or a failure). */
   notify: (outcome: CommandOutcome) => void | Promise<void>;
+  /** Tells the user when the pane cannot be shown (the outcome dialog). */
+  showOutside?: (outcome: CommandOutcome) => unknown;
   /** How long to wait for a pane that is still starting (the command can start the runtime). */
   listenerWaitMs?: number;
   /** How long to wait for the pane's answer before completing the command anyway. */
@@ -43,6 +52,14 @@ export interface DisconnectHereDeps {
 }
 
 const LISTENER_WAIT_MS = 3000;
+
+interface RunResult {
+  outcome: CommandOutcome;
+  /** True when the pane showed the outcome itself. */
+  shown: boolean;
+  /** Whether the pane is in view, when the run already asked to show it. */
+  visible?: boolean;
+}
 const PANE_TIMEOUT_MS = 120_000;
 
 function failureMessage(error: unknown): string {
@@ -62,16 +79,18 @@ export function createDisconnectHereCommand(
   deps: DisconnectHereDeps,
 ): (event: CommandEvent) => Promise<void> {
   const { host } = deps;
-  const inFlight = new Map<string, Promise<CommandOutcome>>();
+  const inFlight = new Map<string, Promise<RunResult>>();
   // Commands run one after another: a second right-click elsewhere in the same placement plans
   // against the list the first one left, so it never sends a second request for that placement.
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function showPane() {
+  /** True when the pane is in view afterwards (or there is no way to ask: nothing else to do). */
+  async function showPane(): Promise<boolean> {
+    if (!deps.showTaskpane) return true;
     try {
-      await deps.showTaskpane?.();
+      return await deps.showTaskpane();
     } catch {
-      // Showing is a courtesy; the pane still handles the command while hidden.
+      return false;
     }
   }
 
@@ -96,14 +115,12 @@ export function createDisconnectHereCommand(
     });
   }
 
-  async function disconnectHere(
-    context: ActiveContext,
-  ): Promise<{ outcome: CommandOutcome; shown: boolean }> {
+  async function disconnectHere(context: ActiveContext): Promise<RunResult> {
     if (await host.commands.waitForListener(deps.listenerWaitMs ?? LISTENER_WAIT_MS)) {
+      // The pane handles the command, hidden or not; whether it is seen decides the dialog.
       const showing = showPane();
       const outcome = await askPane(context);
-      await showing;
-      return { outcome, shown: true };
+      return { outcome, shown: true, visible: await showing };
     }
     const gateway = host.platform;
     const { reports } = await gateway.listWorkbookReports(context.workbookId);
@@ -126,23 +143,19 @@ export function createDisconnectHereCommand(
     }
   }
 
-  async function run(): Promise<{ outcome: CommandOutcome; shown: boolean }> {
+  async function run(): Promise<RunResult | null> {
     const context = await host.activeContext();
     const key = cellKey(context);
     const running = inFlight.get(key);
-    if (running) return { outcome: await running, shown: true }; // the first run reports it
-    let shown = false;
-    const outcome = queue
-      .catch(() => undefined)
-      .then(() => disconnectHere(context))
-      .then((r) => {
-        shown = r.shown;
-        return r.outcome;
-      });
-    queue = outcome;
-    inFlight.set(key, outcome);
+    if (running) {
+      await running;
+      return null; // the first run reports it
+    }
+    const result = queue.catch(() => undefined).then(() => disconnectHere(context));
+    queue = result;
+    inFlight.set(key, result);
     try {
-      return { outcome: await outcome, shown };
+      return await result;
     } finally {
       inFlight.delete(key);
     }
@@ -150,13 +163,25 @@ export function createDisconnectHereCommand(
 
   return async function disconnectReportHere(event: CommandEvent): Promise<void> {
     try {
-      const { outcome, shown } = await run();
-      if (!shown) await deps.notify(outcome);
-    } catch (error) {
-      try {
-        await deps.notify({ ok: false, message: failureMessage(error) });
-      } catch {
-        // Nothing more to tell the user with; completing the event below still matters.
+      const result: RunResult | null = await run().catch((error: unknown) => ({
+        outcome: { ok: false, message: failureMessage(error) },
+        shown: false,
+      }));
+      if (!result) return;
+      if (!result.shown) {
+        try {
+          await deps.notify(result.outcome);
+        } catch {
+          // The page could not show it; the dialog below may still.
+        }
+      }
+      const visible = result.visible ?? (await showPane());
+      if (!visible) {
+        try {
+          await deps.showOutside?.(result.outcome);
+        } catch {
+          // Nothing more to tell the user with; completing the event below still matters.
+        }
       }
     } finally {
       event.completed();

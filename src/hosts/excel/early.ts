@@ -10,11 +10,24 @@ import type { OfficeApi } from "./office.js";
 /** If the pane's code has not started by then, it will not: complete what waits, and say so. */
 const START_LIMIT_MS = 60_000;
 
-const office = (globalThis as { Office?: OfficeApi & { onReady?(callback: () => void): unknown } }).Office;
+const office = (
+  globalThis as { Office?: OfficeApi & { onReady?(callback: (info?: { host?: unknown }) => void): unknown } }
+).Office;
+
+/** The page's static explanation (taskpane.html), shown at once: no pane will replace it. */
+function explainOutsideOffice() {
+  document.getElementById("outside")?.classList.add("addin-outside-now");
+}
 
 // As Office's own command template does: associate once Office.js is ready, which does not wait
-// for this page's other scripts.
-office?.onReady?.(() => {
+// for this page's other scripts. Without Office.js (blocked, offline), or when Office.onReady
+// reports no host (the page opened outside Office), the page says what it is.
+if (!office?.onReady) explainOutsideOffice();
+office?.onReady?.((info) => {
+  if (!info?.host) {
+    explainOutsideOffice();
+    return;
+  }
   office.actions?.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
 });
 

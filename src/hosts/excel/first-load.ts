@@ -8,7 +8,8 @@ import { prepareExcel, startExcel } from "./start.js";
 
 prepareExcel();
 
-Office.onReady(() => {
+globalThis.Office?.onReady((info) => {
+  if (!info?.host) return;
   try {
     startExcel();
   } catch {

@@ -12,7 +12,7 @@
 import { mountTaskPane } from "../../../taskpane/mount.js";
 import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
-import type { CommandEvent } from "./office.js";
+import { type CommandEvent, officeGlobals } from "./office.js";
 import { once, prepareExcel, startExcel } from "./start.js";
 
 const START_FAILED = "The Reports pane could not start. Close it and open it again.";
@@ -28,24 +28,31 @@ function showNotice(outcome: CommandOutcome) {
 // When this module runs before first-load.ts (it need not: both load at once), its loads start here.
 prepareExcel();
 
-Office.onReady(() => {
+// Without Office.js (blocked or offline) there is nothing to start: early.ts shows what this page
+// is. Outside Office (no host) the same.
+globalThis.Office?.onReady((info) => {
+  if (!info?.host) return;
   const root = document.getElementById("root")!;
   // Made by first-load.ts when it ran first (its first load is then on its way), else made here.
   const host = startExcel();
-  const showTaskpane = () => Office.addin.showAsTaskpane();
 
   // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
   // work itself if no pane answers. Its code (commands.ts) loads apart; commands that arrive
-  // meanwhile wait for it, in order.
+  // meanwhile wait for it, in order. When the pane cannot be shown (showAsTaskpane is ignored for
+  // Marketplace add-ins), the outcome also goes to a dialog of ours (outcome-dialog.ts).
   const command = once(async () => {
-    const { createDisconnectHereCommand } = await import("./commands.js");
+    const [{ createDisconnectHereCommand }, { createPaneShower }, { createOutcomeDialog }] =
+      await Promise.all([
+        import("./commands.js"),
+        import("./pane-visibility.js"),
+        import("./outcome-dialog.js"),
+      ]);
+    const office = officeGlobals().Office;
     return createDisconnectHereCommand({
       host,
-      showTaskpane,
-      async notify(outcome) {
-        showNotice(outcome);
-        await showTaskpane().catch(() => undefined);
-      },
+      showTaskpane: createPaneShower(office, document),
+      notify: showNotice,
+      showOutside: createOutcomeDialog(office, location.href),
     });
   });
   void command().catch(() => undefined);

@@ -26,6 +26,14 @@ export interface OfficeApi {
     requirements?: { isSetSupported(name: string, minVersion?: string): boolean } | null;
     officeTheme?: { bodyBackgroundColor?: string | null } | null;
     partitionKey?: string | null;
+    /** DialogApi 1.1: `displayDialogAsync`; `messageParent` in the dialog's own page. */
+    ui?: {
+      displayDialogAsync?(
+        url: string,
+        options: { height?: number; width?: number; displayInIframe?: boolean },
+        callback: (result: { status: unknown; value?: OfficeDialog }) => void,
+      ): void;
+    } | null;
     document?: {
       addHandlerAsync?(
         eventType: unknown,
@@ -34,9 +42,23 @@ export interface OfficeApi {
       ): void;
     } | null;
   };
-  EventType?: { DocumentSelectionChanged?: unknown } | null;
-  addin?: { showAsTaskpane?(): Promise<void> } | null;
+  EventType?: {
+    DocumentSelectionChanged?: unknown;
+    DialogMessageReceived?: unknown;
+    DialogEventReceived?: unknown;
+  } | null;
+  addin?: {
+    showAsTaskpane?(): Promise<void>;
+    /** SharedRuntime 1.1: `args.visibilityMode` is "Taskpane" or "Hidden". */
+    onVisibilityModeChanged?(handler: (args: { visibilityMode: string }) => void): unknown;
+  } | null;
   actions?: { associate(actionId: string, handler: (event: CommandEvent) => void): void } | null;
+}
+
+/** The dialog `displayDialogAsync` opens (`Office.Dialog`). */
+export interface OfficeDialog {
+  close(): void;
+  addEventHandler(eventType: unknown, handler: (args: unknown) => void): void;
 }
 
 /** The event Office passes to an ExecuteFunction command: it must be completed on every path. */

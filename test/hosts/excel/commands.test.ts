@@ -55,7 +55,7 @@ describe("against the sandbox, with no pane listening", () => {
       notify: (o) => {
         notified.push(o);
       },
-      showTaskpane: () => mock.Office.addin!.showAsTaskpane!(),
+      showTaskpane: () => mock.Office.addin!.showAsTaskpane!().then(() => true),
       listenerWaitMs: 0,
     });
     return { mock, host, command, notified, requests };
@@ -197,7 +197,7 @@ describe("with the pane listening", () => {
     const command = createDisconnectHereCommand({
       host,
       notify,
-      showTaskpane: () => mock.Office.addin!.showAsTaskpane!(),
+      showTaskpane: () => mock.Office.addin!.showAsTaskpane!().then(() => true),
     });
     const event = completionEvent();
     await command(event);

@@ -5,7 +5,8 @@
  * prove goes through the relay: listing, disconnecting, the agent's stream; a right-click on a cold
  * runtime; and what the pane says when the add-in server does not list the tenant.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +22,7 @@ import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
 import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
 import { attemptInjection, cspViolations, recordCspViolations } from "../../support/csp.js";
-import { OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
+import { OFFICE_JS, type OfficeStandInOptions, officeStandIn } from "../../support/office-stand-in.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
@@ -70,6 +71,12 @@ interface OpenOptions {
   cell?: string;
   /** Holds the pane's module (the page's main script) until it resolves; early.ts is not held. */
   holdPane?: Promise<void>;
+  /** More of the Office stand-in's options (its host profile, showAsTaskpane, a hidden pane). */
+  office?: Partial<OfficeStandInOptions>;
+  /** The page to open (taskpane.html by default). */
+  path?: string;
+  /** Office.js does not load (blocked by a proxy, or offline). */
+  blockOffice?: boolean;
 }
 
 /** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
@@ -86,10 +93,12 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
     active: { sheet: "Summary", cell: options.cell ?? "B2" },
     storage: options.storage ?? {},
+    ...options.office,
   });
   const origin = new URL(options.server.url).origin;
   await page.route("**/*", async (route) => {
     const target = route.request().url();
+    if (target === OFFICE_JS && options.blockOffice) return route.abort();
     if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
     if (/\/assets\/taskpane-[^/]+\.js$/.test(target) && options.holdPane) await options.holdPane;
     if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
@@ -97,7 +106,9 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
   });
   await recordCspViolations(page);
   // With the pane's module held back the page cannot finish loading: do not wait for it.
-  await page.goto(`${options.server.url}/taskpane.html`, { waitUntil: options.holdPane ? "commit" : "load" });
+  await page.goto(`${options.server.url}/${options.path ?? "taskpane.html"}`, {
+    waitUntil: options.holdPane ? "commit" : "load",
+  });
   return { page, requests, errors };
 }
 
@@ -122,6 +133,8 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     const { page, requests, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
     await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
     await page.getByText("Summary!B2:F8").first().waitFor();
+    // The mounted pane replaced the page's explanation for use outside Office.
+    expect(await page.locator("#outside").count()).toBe(0);
 
     await page.getByRole("button", { name: "Disconnect report here" }).first().click();
     await page
@@ -183,7 +196,9 @@ describe("the Excel pane through the add-in server, against a tenant that accept
           office.associated.disconnectReportHere!({ completed: () => resolve("completed") });
         }),
     );
-    expect(await page.locator("#root").evaluate((root) => root.childElementCount)).toBe(0);
+    // No pane yet: #root holds only the page's static explanation, still hidden.
+    expect(await page.locator("#root > :not(#outside)").count()).toBe(0);
+    expect(await page.locator("#outside").isVisible()).toBe(false);
     release();
     expect(await completed).toBe("completed");
 
@@ -198,6 +213,115 @@ describe("the Excel pane through the add-in server, against a tenant that accept
       .getByText(/Disconnected Monthly Active Customers from Summary!B12:D25/)
       .first()
       .waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("with showAsTaskpane ignored (a Marketplace add-in) and the pane hidden, a right-click's outcome reaches the user in our dialog", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      cell: "Z99",
+      office: { showAsTaskpane: "ignored", paneHidden: true },
+    });
+    type StandIn = {
+      associated: Record<string, (e: unknown) => void>;
+      dialogs: { url: string; closed: boolean }[];
+      shown: number;
+    };
+    await page.waitForFunction(
+      () =>
+        typeof (window as never as { __office?: StandIn }).__office?.associated?.disconnectReportHere ===
+        "function",
+    );
+    const completed = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const office = (window as never as { __office: StandIn }).__office;
+          office.associated.disconnectReportHere!({ completed: () => resolve("completed") });
+        }),
+    );
+    expect(completed).toBe("completed");
+    const { dialogs, shown } = await page.evaluate(() => {
+      const office = (window as never as { __office: StandIn }).__office;
+      return { dialogs: office.dialogs, shown: office.shown };
+    });
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(dialogs).toHaveLength(1);
+    const url = new URL(dialogs[0]!.url);
+    expect(url.pathname).toBe("/outcome.html");
+    expect(errors).toEqual([]);
+    await page.context().close();
+
+    // The dialog's own page, as Office would open it: the message as text.
+    const dialog = await openPane({ server, path: `outcome.html${url.search}` });
+    await dialog.page.getByText(/No report is placed at Summary!Z99/).waitFor();
+    expect(await dialog.page.locator("#message").getAttribute("data-ok")).toBe("false");
+    expect(dialog.errors).toEqual([]);
+    expect(await cspViolations(dialog.page)).toEqual([]);
+    await dialog.page.context().close();
+  });
+
+  it("the outcome dialog shows its message as text, never as HTML", async () => {
+    const message = '<img src="x" onerror="window.__hit=1"><b>bold</b>';
+    const { page, errors } = await openPane({
+      server,
+      path: `outcome.html?${new URLSearchParams({ ok: "0", message })}`,
+    });
+    await page.locator("#message").waitFor();
+    expect(await page.locator("#message").textContent()).toBe(message);
+    expect(await page.locator("#message img, #message b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as never as { __hit?: number }).__hit)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each([
+    ["with Office.js blocked", { blockOffice: true }],
+    ["opened outside Office (Office.onReady reports no host)", { office: { host: null } }],
+  ] as const)("%s, the page says what it is and what to check, at once", async (_name, how) => {
+    const { page } = await openPane({ server, ...how });
+    const outside = page.locator("#outside");
+    // Shown by early.ts at once (the class), not by the stylesheet's 8-second fallback.
+    await page.locator("#outside.addin-outside-now").waitFor({ state: "attached" });
+    expect(await outside.isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Reporting Platform for Excel" }).waitFor();
+    const text = (await outside.textContent())!.replace(/\s+/g, " ");
+    expect(text).toContain("Home > Reports");
+    expect(text).toContain("https://appsforoffice.microsoft.com");
+    expect(text).toMatch(/proxy/);
+    expect(text).toMatch(/Content-Security-Policy/);
+    // Accessible: axe finds nothing in it, at any impact level.
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as never as { axe: { run(el: Element): Promise<{ violations: { id: string }[] }> } }
+      ).axe;
+      return (await axe.run(document.getElementById("outside")!)).violations.map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("under the oldest host the manifest allows (ExcelApi 1.7, SharedRuntime 1.1), the pane lists on its guarded paths", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      office: { profile: "oldestAllowed" },
+    });
+    await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+    // Earlier tests disconnected some placements: any placed report shows the list is there.
+    await page.getByRole("button", { name: "Disconnect report here" }).first().waitFor();
+    const { checks, handlers } = await page.evaluate(() => {
+      const office = (window as never as { __office: { requirementChecks: string[]; handlers: object } })
+        .__office;
+      return { checks: office.requirementChecks, handlers: Object.keys(office.handlers) };
+    });
+    // It asked before using the newer events, and so added neither (the stand-in would throw).
+    expect(checks).toContain("ExcelApi 1.9");
+    expect(handlers).not.toContain("selection");
+    expect(handlers).not.toContain("renamed");
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -39,9 +39,13 @@ describe("deploy:sheets with the local clasp", () => {
     expect(pkg.devDependencies["@google/clasp"]).toBeDefined();
     expect(existsSync(CLASP)).toBe(true);
     const script: string = pkg.scripts["deploy:sheets"];
-    expect(script).toMatch(/npm run build:sheets && clasp push --force$/);
+    // A small wrapper (it takes --tenant flags for the build): check, build, then the local clasp.
+    expect(script).toBe("node tooling/sheets/deploy.mjs");
+    const wrapper = readFileSync(join(ROOT, "tooling/sheets/deploy.mjs"), "utf8");
+    expect(wrapper).toContain('["npm", "run", "build:sheets"]');
+    expect(wrapper).toContain('["clasp", "push", "--force"]');
     // npm puts node_modules/.bin first on PATH: no global clasp, no npx download.
-    expect(script).not.toMatch(/npx|\/usr\/|-g\b/);
+    expect(`${script}\n${wrapper}`).not.toMatch(/npx|\/usr\/|-g\b/);
   });
 
   it(".clasp.json.example makes clasp push exactly dist/sheets: Code.js, the manifest and the sidebar's files", () => {

@@ -9,6 +9,15 @@ import { abortUrlOf } from "../../../core/chat-request.js";
 import { LOAD_PATH } from "../../../core/data-api.js";
 import { PlatformError } from "../../../core/errors.js";
 import type { HttpRequest, SyncTransport } from "../../../core/transport.js";
+import { allowedByAllowlist } from "./url-fetch-allowlist.js";
+
+/**
+ * The organisation's origins as appsscript.json's urlFetchWhitelist prefixes, compiled in by the
+ * build (SHEETS_TENANT_ORIGINS; tooling/sheets/build.ts); null when the build was given none.
+ */
+declare const __URL_FETCH_ALLOWLIST__: readonly string[] | null;
+export const BUILT_URL_FETCH_ALLOWLIST: readonly string[] | null =
+  typeof __URL_FETCH_ALLOWLIST__ === "undefined" ? null : __URL_FETCH_ALLOWLIST__;
 
 /**
  * Where requests may go: the tenant's base (origin plus optional path prefix, no trailing slash), the
@@ -62,10 +71,27 @@ const SET_BY_URL_FETCH = new Set([
 
 type UrlFetch = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, "fetch">;
 
-/** A SyncTransport over `UrlFetchApp.fetch`; `fetcher` is injectable for tests. */
-export function createUrlFetchTransport(to: Destinations, fetcher: UrlFetch = UrlFetchApp): SyncTransport {
+function notListed(url: string): PlatformError {
+  const host = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1]?.replace(/^.*@/, "") ?? "that address";
+  return new PlatformError(
+    "insecure-url",
+    `This add-on was deployed for your organisation's own addresses, and ${host} is not one of them. Check the tenant URL in Settings, or ask your admin to deploy the add-on with it.`,
+  );
+}
+
+/**
+ * A SyncTransport over `UrlFetchApp.fetch`; `fetcher` is injectable for tests. `allowlist`: the
+ * built urlFetchWhitelist prefixes (Google enforces them too, for a versioned deployment); a URL
+ * outside them is refused here first, with a message the user can act on.
+ */
+export function createUrlFetchTransport(
+  to: Destinations,
+  fetcher: UrlFetch = UrlFetchApp,
+  allowlist: readonly string[] | null = BUILT_URL_FETCH_ALLOWLIST,
+): SyncTransport {
   return (request: Omit<HttpRequest, "signal">) => {
     if (!isAllowedDestination(request.url, to)) throw refusal(request.url);
+    if (allowlist && !allowedByAllowlist(request.url, allowlist)) throw notListed(request.url);
     const headers: Record<string, string> = {};
     let contentType: string | undefined;
     for (const [name, value] of Object.entries(request.headers)) {
