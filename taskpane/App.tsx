@@ -30,7 +30,7 @@ import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/host
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { errorMessage, type SettingsField } from "./errorMessage.js";
 import { FocusRescueBox } from "./focusRescue.js";
-import { DisconnectIcon, RefreshIcon, ReloadIcon, SettingsIcon } from "./icons.js";
+import { DisconnectIcon, ReloadIcon, SettingsIcon } from "./icons.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { Spinner, usePrefetchWhenShown } from "./lazy.js";
 import { PaneMessages, usePaneMessages } from "./PaneMessages.js";
@@ -472,7 +472,7 @@ function RefreshHere({
   return (
     <Button
       appearance="secondary"
-      icon={running ? <Spinner size="tiny" aria-hidden /> : <RefreshIcon />}
+      icon={running ? <Spinner size="tiny" aria-hidden /> : undefined}
       // Focusable while a run goes: a disabled button would drop focus to the page.
       disabledFocusable={running}
       aria-describedby={describedBy}

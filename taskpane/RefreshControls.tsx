@@ -4,7 +4,6 @@
  */
 import { Button } from "@fluentui/react-components";
 import { useSyncExternalStore } from "react";
-import { RefreshIcon } from "./icons.js";
 import type { RefreshRun } from "./refreshRun.js";
 
 export function useRefreshRun(run: RefreshRun) {
@@ -16,12 +15,7 @@ export function RefreshAllButton({ run, count }: { run: RefreshRun; count: numbe
   const state = useRefreshRun(run);
   if (state.running || count === 0) return null;
   return (
-    <Button
-      size="small"
-      appearance="subtle"
-      icon={<RefreshIcon />}
-      onClick={() => void run.start({ kind: "all" })}
-    >
+    <Button size="small" appearance="subtle" onClick={() => void run.start({ kind: "all" })}>
       Refresh all
     </Button>
   );

@@ -113,6 +113,7 @@ const PREFETCH: (() => Promise<unknown>)[] = [
   () => import("./PlacementActions.js"),
   () => import("./SettingsPanel.js"),
   () => import("./AgentChat.js"),
+  () => import("../src/core/disconnect-plan.js"),
 ];
 
 let prefetched = false;

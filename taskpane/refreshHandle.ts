@@ -3,6 +3,7 @@
  * first refresh, when the run's code loads (the first screen does without it) and takes over.
  */
 import type { RefreshScope } from "../src/core/refresh-plan.js";
+import { errorMessage } from "./errorMessage.js";
 import type { RefreshRun, RefreshRunDeps, RefreshRunState } from "./refreshRun.js";
 
 const IDLE: RefreshRunState = {
@@ -47,10 +48,7 @@ export function createRefreshHandle(deps: RefreshRunDeps): RefreshRun {
       try {
         await (await load()).start(scope);
       } catch (error) {
-        deps.notify({
-          intent: "error",
-          message: `The refresh could not start: ${error instanceof Error ? error.message : String(error)}`,
-        });
+        deps.notify({ intent: "error", message: errorMessage(error) });
       }
     },
     stop: () => run?.stop(),

@@ -4,12 +4,6 @@
  * core's; this hook only calls the host and keeps the answers.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import {
-  disconnectMayHaveApplied,
-  disconnectOutcomeAfterReload,
-  disconnectOutcomeMessage,
-  planDisconnectAt,
-} from "../src/core/disconnect-plan.js";
 import { isPlatformError } from "../src/core/errors.js";
 import {
   type PlacedReport,
@@ -44,6 +38,23 @@ export interface Notice {
 }
 
 type Outcome = import("../src/hosts/host.js").Outcome;
+type DisconnectPlanModule = typeof import("../src/core/disconnect-plan.js");
+
+let disconnectPlan: Promise<DisconnectPlanModule> | null = null;
+/**
+ * The disconnect's plan and outcome messages (core/disconnect-plan.ts): loaded when first needed
+ * and prefetched once the first list has painted (lazy.tsx), so the first screen does without them.
+ */
+export function loadDisconnectPlan(): Promise<DisconnectPlanModule> {
+  if (!disconnectPlan) {
+    const loading = import("../src/core/disconnect-plan.js");
+    disconnectPlan = loading;
+    loading.catch(() => {
+      if (disconnectPlan === loading) disconnectPlan = null;
+    });
+  }
+  return disconnectPlan;
+}
 
 export { isConnected };
 
@@ -323,17 +334,20 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       if (running) return running;
       const run = (async (): Promise<Outcome> => {
         try {
+          const plan = await loadDisconnectPlan();
           const returned = await host.platform.disconnect(
             placement.report.deploymentId,
             placement.report.id,
             input,
           );
           if (mounted.current) setReports(replaceReport(live.current.reports, returned));
-          const outcome = disconnectOutcomeMessage(placement, returned, live.current.sheets);
+          const outcome = plan.disconnectOutcomeMessage(placement, returned, live.current.sheets);
           notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
           return outcome;
         } catch (error) {
-          if (isPlatformError(error) && disconnectMayHaveApplied(error)) {
+          // Loaded already when the request went out (a failure to load it is the error here).
+          const plan = await loadDisconnectPlan().catch(() => null);
+          if (plan && isPlatformError(error) && plan.disconnectMayHaveApplied(error)) {
             // The answer was lost, not necessarily the disconnect: the reloaded list tells.
             const snapshot = await host.loadWorkbook().catch(() => null);
             if (snapshot && mounted.current) {
@@ -342,7 +356,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
               setReports(snapshot.reports);
               setProblems(snapshot.problems);
             }
-            const outcome = disconnectOutcomeAfterReload(
+            const outcome = plan.disconnectOutcomeAfterReload(
               placement,
               error,
               snapshot?.reports ?? null,
@@ -383,7 +397,14 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
         notifyRef.current({ intent: "warning", message });
         return { ok: false, message };
       }
-      const plan = planDisconnectAt(placedOf(live.current.reports), where);
+      let plan: ReturnType<DisconnectPlanModule["planDisconnectAt"]>;
+      try {
+        plan = (await loadDisconnectPlan()).planDisconnectAt(placedOf(live.current.reports), where);
+      } catch (error) {
+        const message = errorMessage(error);
+        notifyRef.current({ intent: "error", message });
+        return { ok: false, message };
+      }
       if (plan.kind === "nothing-here") {
         notifyRef.current({ intent: "warning", message: plan.message });
         return { ok: false, message: plan.message };

@@ -152,6 +152,18 @@ export function excelBuild(): UserConfig {
           [EARLY_ENTRY]: resolve(HERE, "early.ts"),
           [FIRST_LOAD_ENTRY]: resolve(HERE, "first-load.ts"),
         },
+        output: {
+          // The core modules the pane's first screen and its lazy parts share go in one chunk, not
+          // one file each: every file the first screen loads costs its own gzip overhead.
+          advancedChunks: {
+            groups: [
+              {
+                name: "core-shared",
+                test: /src[\\/]core[\\/](limits|errors|location|display|placements|placement-view)\.ts$/,
+              },
+            ],
+          },
+        },
       },
     },
   };
