@@ -5,8 +5,8 @@
  *
  * What crosses: the method, path, query and body, and of the headers only Authorization,
  * Content-Type and Accept. Nothing is sent for a host that is not listed. No redirect is followed,
- * hop-by-hop headers and cookies are dropped both ways, and the answer is streamed through as it
- * arrives (the agent's NDJSON is never buffered). Header values and bodies are never logged.
+ * only the response headers on PASSED_RESPONSE_HEADERS come back (never cookies, hop-by-hop or
+ * origin-wide headers), and the answer is streamed through as it arrives (the agent's NDJSON is never buffered). Header values and bodies are never logged.
  */
 import type { TenantList } from "./tenants.js";
 
@@ -24,28 +24,32 @@ const RELAY_LOCATION_HEADER = "X-Relay-Location";
 /** Request headers forwarded to the tenant; every other one stays here. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
 
-/** Response headers that describe this hop or carry state, never passed on. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "set-cookie",
-  "set-cookie2",
-  // fetch has already decoded the body: its length and encoding no longer describe what we send.
-  "content-encoding",
-  "content-length",
-  // No redirect is followed, here or (through a Location) by the pane's browser.
-  "location",
-  // The add-in server sets its own security headers on every answer.
-  "content-security-policy",
-  "strict-transport-security",
+/**
+ * Response headers passed on to the pane: an allow-list, because a relayed answer is served from
+ * the add-in's own origin, and many headers act on the whole origin that serves them
+ * (`Clear-Site-Data` erases its storage, where the keys are; `NEL`, `Report-To` and
+ * `Reporting-Endpoints` send its traffic reports elsewhere; `Alt-Svc`, `Link`, `Refresh`,
+ * `Service-Worker-Allowed`, `Permissions-Policy` and `Cross-Origin-*` change how it loads or what
+ * it may do). Only what the pane reads crosses: the content type, the caching validators, the
+ * service's `Retry-After` (its back-off, read by core/errors.ts), `WWW-Authenticate` and request ids.
+ * Content-Length is not passed: fetch may have decoded the body, so the add-in server frames it.
+ */
+const PASSED_RESPONSE_HEADERS = new Set([
+  "content-type",
+  "etag",
+  "last-modified",
+  "retry-after",
+  "www-authenticate",
+  "x-request-id",
+  "request-id",
+  "x-correlation-id",
 ]);
+
+/**
+ * Every relayed answer: it was asked for with the user's key, so no cache, shared or the
+ * browser's, keeps it (a tenant's `Cache-Control: public` would let a shared cache keep it).
+ */
+const RELAYED_CACHE_CONTROL = "no-store";
 
 const RELAYED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -113,25 +117,13 @@ async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | "to
 }
 
 function passedHeaders(upstream: Headers, destination: string): Headers {
-  const named = new Set(
-    (upstream.get("connection") ?? "")
-      .split(",")
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
-  );
   const out = new Headers();
   upstream.forEach((value, name) => {
-    const lower = name.toLowerCase();
-    if (
-      DROPPED_RESPONSE_HEADERS.has(lower) ||
-      named.has(lower) ||
-      lower.startsWith("access-control-") ||
-      // The relay's own signals (RELAY_ERROR_HEADER, RELAY_LOCATION_HEADER): a tenant cannot forge them.
-      lower.startsWith("x-relay-")
-    )
-      return;
-    out.append(name, value);
+    // The relay's own signals (RELAY_ERROR_HEADER, RELAY_LOCATION_HEADER) are not on the list: a
+    // tenant cannot forge them.
+    if (PASSED_RESPONSE_HEADERS.has(name.toLowerCase())) out.append(name, value);
   });
+  out.set("Cache-Control", RELAYED_CACHE_CONTROL);
   const location = upstream.get("location");
   if (location !== null) {
     let resolved = location;

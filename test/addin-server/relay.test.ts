@@ -56,6 +56,40 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
       "X-Relay-Error": "tenant-not-listed",
     });
     res.end("{}");
+  } else if (path === "/origin-wide") {
+    // Headers that act on the whole origin that serves them: through the relay, the add-in's.
+    res.writeHead(200, {
+      "Content-Type": "application/json",
+      ETag: '"v1"',
+      "Last-Modified": "Tue, 01 Jan 2030 00:00:00 GMT",
+      "Retry-After": "5",
+      "WWW-Authenticate": 'Bearer realm="tenant"',
+      "X-Request-Id": "req-42",
+      "Clear-Site-Data": '"storage", "cookies", "cache"',
+      NEL: '{"report_to":"t","max_age":86400}',
+      "Report-To": '{"group":"t","max_age":86400,"endpoints":[{"url":"https://collect.example.net"}]}',
+      "Reporting-Endpoints": 't="https://collect.example.net"',
+      "Alt-Svc": 'h3=":443"; ma=86400',
+      Refresh: "0; url=https://evil.example.net",
+      Link: "<https://evil.example.net/s.js>; rel=preload; as=script",
+      "Service-Worker-Allowed": "/",
+      "Cache-Control": "public, max-age=86400",
+      "Content-Security-Policy-Report-Only": "default-src 'none'; report-uri https://collect.example.net",
+      "Permissions-Policy": "camera=*",
+      "Cross-Origin-Opener-Policy": "unsafe-none",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      "Cross-Origin-Embedder-Policy": "unsafe-none",
+      "X-Frame-Options": "ALLOWALL",
+      "Origin-Agent-Cluster": "?0",
+      "Timing-Allow-Origin": "*",
+      "Accept-CH": "Sec-CH-UA-Full-Version-List",
+      "Critical-CH": "Sec-CH-UA-Full-Version-List",
+      "Supports-Loading-Mode": "credentialed-prerender",
+      "Speculation-Rules": '"https://evil.example.net/rules.json"',
+      "X-DNS-Prefetch-Control": "on",
+      "Set-Login": "logged-in",
+    });
+    res.end("{}");
   } else if (path === "/stream") {
     res.writeHead(200, { "Content-Type": "application/x-ndjson" });
     streamClosed = new Promise((resolve) => res.on("close", () => resolve()));
@@ -183,6 +217,49 @@ describe("the relay", () => {
     expect(res.headers.get("retry-after")).toBe("3");
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("passes only the headers the pane reads: none that act on the add-in's whole origin", async () => {
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/origin-wide`);
+    expect(res.status).toBe(200);
+    const passed = Object.fromEntries(res.headers);
+    // What the pane and the core read (content type, Retry-After, a request id, the challenge) and
+    // the caching validators cross; a tenant's answer is never kept by a cache, shared or not.
+    expect(passed).toMatchObject({
+      "content-type": "application/json",
+      etag: '"v1"',
+      "last-modified": "Tue, 01 Jan 2030 00:00:00 GMT",
+      "retry-after": "5",
+      "www-authenticate": 'Bearer realm="tenant"',
+      "x-request-id": "req-42",
+      "cache-control": "no-store",
+    });
+    // Every other header of the tenant stays at the add-in server: a Clear-Site-Data through the
+    // relay would erase the add-in's storage (where the keys are), a Report-To or NEL would send
+    // the origin's traffic reports to the tenant, an Alt-Svc or Link would steer later loads.
+    const own = new Set([
+      "content-security-policy",
+      "x-content-type-options",
+      "referrer-policy",
+      "date",
+      "connection",
+      "keep-alive",
+      "transfer-encoding",
+    ]);
+    const unexpected = Object.keys(passed).filter(
+      (name) =>
+        !own.has(name) &&
+        ![
+          "content-type",
+          "etag",
+          "last-modified",
+          "retry-after",
+          "www-authenticate",
+          "x-request-id",
+          "cache-control",
+        ].includes(name),
+    );
+    expect(unexpected).toEqual([]);
   });
 
   it("streams the answer: the first NDJSON line arrives before the tenant has finished", async () => {
