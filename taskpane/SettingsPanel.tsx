@@ -220,6 +220,12 @@ export default function SettingsPanel({
     if (apiKey !== "") patch.apiKey = apiKey;
     if (agentApiKey !== "") patch.agentApiKey = agentApiKey;
     if (scimToken !== "") patch.scimToken = scimToken;
+    // A key is for the URL shown beside it: the store refuses it if another pane has changed that
+    // URL since this form was filled (core/settings.ts, requireSeenUrls).
+    if ((apiKey !== "" || scimToken !== "") && patch.tenantUrl === undefined) {
+      patch.seenTenantUrl = tenantUrl.trim();
+    }
+    if (agentApiKey !== "" && patch.chatUrl === undefined) patch.seenChatUrl = chatUrl.trim();
     setSaving(true);
     try {
       const next = await host.platform.saveSettings(patch);

@@ -267,3 +267,24 @@ describe("trusting a chat URL off the tenant's domain", () => {
     expect(trustBox(view.container)).toBeNull();
   });
 });
+
+describe("a key typed in Settings", () => {
+  it("carries the URL the form showed, so a store changed meanwhile can refuse it", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    // Another pane moves the tenant and the chat URL; this form still shows the old ones.
+    host.settings = { ...CONNECTED, tenantUrl: "https://other.example.com", chatUrl: "" };
+    await typeInto(fieldByLabel(view.container, "API key"), "sk-typed");
+    await typeInto(fieldByLabel(view.container, "Agent API key"), "ak-typed");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(host.calls.saveSettings).toEqual([
+      {
+        apiKey: "sk-typed",
+        agentApiKey: "ak-typed",
+        seenTenantUrl: CONNECTED.tenantUrl,
+        seenChatUrl: CONNECTED.chatUrl,
+      },
+    ]);
+  });
+});
