@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devCertificate } from "./dev-certs.js";
+import { DEFAULT_RELAY_MAX_IN_FLIGHT, DEFAULT_RELAY_TIMEOUT_MS } from "./relay.js";
 import { startAddinServer } from "./server.js";
 import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
 
@@ -17,13 +18,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
+                        [--relay-timeout <seconds>] [--relay-max-in-flight <n>]
   --port       0 takes a free port (default: env PORT, else 3000)
   --host       the address to listen on (default 127.0.0.1: this machine only)
   --tenant     a tenant origin the relay may reach, repeatable (also env TENANT_ORIGINS, comma-separated);
                https only, http for a loopback address listed explicitly
   --cert/--key PEM files: serve HTTPS
   --dev-certs  serve HTTPS with office-addin-dev-certs' localhost certificate (made when missing)
-  --dist       the built pane (default dist/excel, from npm run build)`;
+  --dist       the built pane (default dist/excel, from npm run build)
+  --relay-timeout        seconds the relay waits for a tenant that sends nothing (default env
+                         RELAY_TIMEOUT_SECONDS, else ${DEFAULT_RELAY_TIMEOUT_MS / 1000})
+  --relay-max-in-flight  relayed requests held at once, past it 503 (default env RELAY_MAX_IN_FLIGHT,
+                         else ${DEFAULT_RELAY_MAX_IN_FLIGHT})`;
 
 interface Args {
   port: number;
@@ -34,6 +40,8 @@ interface Args {
   devCerts: boolean;
   dist: string;
   quiet: boolean;
+  relayTimeoutMs: number;
+  relayMaxInFlight: number;
 }
 
 function fail(message: string, status = 2): never {
@@ -47,6 +55,13 @@ function portNumber(text: string, name: string): number {
   return Number(text);
 }
 
+/** A whole number from 1 to `max` (a flag's or an environment variable's value). */
+function positiveNumber(text: string, name: string, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
+    fail(`${name} must be a whole number from 1 to ${max} (got "${text}").\n${USAGE}`);
+  return Number(text);
+}
+
 function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const tenantFlags: string[] = [];
   const args: Omit<Args, "tenants"> = {
@@ -57,6 +72,12 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
     devCerts: false,
     dist: join(ROOT, "dist/excel"),
     quiet: false,
+    relayTimeoutMs: env.RELAY_TIMEOUT_SECONDS
+      ? positiveNumber(env.RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT_SECONDS", 3600) * 1000
+      : DEFAULT_RELAY_TIMEOUT_MS,
+    relayMaxInFlight: env.RELAY_MAX_IN_FLIGHT
+      ? positiveNumber(env.RELAY_MAX_IN_FLIGHT, "RELAY_MAX_IN_FLIGHT", 100_000)
+      : DEFAULT_RELAY_MAX_IN_FLIGHT,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -92,6 +113,12 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
         break;
       case "--quiet":
         args.quiet = true;
+        break;
+      case "--relay-timeout":
+        args.relayTimeoutMs = positiveNumber(value(), "--relay-timeout", 3600) * 1000;
+        break;
+      case "--relay-max-in-flight":
+        args.relayMaxInFlight = positiveNumber(value(), "--relay-max-in-flight", 100_000);
         break;
       case "--help":
       case "-h":
@@ -141,6 +168,8 @@ async function main(): Promise<void> {
       tenants: args.tenants,
       port: args.port,
       host: args.host,
+      relayTimeoutMs: args.relayTimeoutMs,
+      relayMaxInFlight: args.relayMaxInFlight,
       ...(tls ? { tls } : {}),
       ...(args.quiet ? {} : { log }),
     });

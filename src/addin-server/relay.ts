@@ -54,7 +54,47 @@ const RELAYED_CACHE_CONTROL = "no-store";
 const RELAYED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
 /** Bodies above this are refused (413): the service's own limit is 1 MB. */
-const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
+export const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * How long the relay waits for a tenant to send anything (its answer's headers, or the next piece
+ * of its body) before it gives up: 90 s, longer than the pane's own waits (a management request's
+ * 30 s, the chat's 60 s between pieces), so the pane's limit is the one the user meets. A slow
+ * answer that keeps streaming is not cut. `--relay-timeout`, `RELAY_TIMEOUT_SECONDS`.
+ */
+export const DEFAULT_RELAY_TIMEOUT_MS = 90_000;
+
+/**
+ * Most relayed requests one add-in server holds at once (from arrival to the last byte of the
+ * answer): 64. Each may buffer a body of up to MAX_RELAY_BODY_BYTES, so this bounds the memory the
+ * relay can be made to hold (128 MB); past it, 503 with Retry-After. `--relay-max-in-flight`,
+ * `RELAY_MAX_IN_FLIGHT`. Scale out with more copies (docs/excel.md).
+ */
+export const DEFAULT_RELAY_MAX_IN_FLIGHT = 64;
+
+/** The Retry-After of a relay that is full: the pane's own retry waits about this long. */
+const RELAY_BUSY_RETRY_AFTER_S = 2;
+
+/** Counts relayed requests in flight; `enter` returns the release, or null when full. */
+export interface InFlightGate {
+  enter(): (() => void) | null;
+}
+
+export function inFlightGate(max: number): InFlightGate {
+  let inFlight = 0;
+  return {
+    enter() {
+      if (inFlight >= max) return null;
+      inFlight += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        inFlight -= 1;
+      };
+    },
+  };
+}
 
 export interface RelayOptions {
   tenants: TenantList;
@@ -62,6 +102,10 @@ export interface RelayOptions {
   fetch?: typeof fetch;
   /** One line per relayed request: method, tenant host, path, status. No header value, no body. */
   log?: (line: string) => void;
+  /** DEFAULT_RELAY_TIMEOUT_MS unless given. */
+  timeoutMs?: number;
+  /** Shared by every request of one server (`inFlightGate(DEFAULT_RELAY_MAX_IN_FLIGHT)` unless given). */
+  gate?: InFlightGate;
 }
 
 function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}) {
@@ -137,8 +181,97 @@ function passedHeaders(upstream: Headers, destination: string): Headers {
   return out;
 }
 
+const defaultGate = inFlightGate(DEFAULT_RELAY_MAX_IN_FLIGHT);
+
+/**
+ * Aborts the tenant's request when it has sent nothing for `ms`; each sign of life (the answer's
+ * headers, a piece of its body) starts the wait again.
+ */
+function idleAbort(ms: number) {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired = false;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      expired = true;
+      controller.abort();
+    }, ms);
+  };
+  return {
+    signal: controller.signal,
+    touch,
+    stop: () => clearTimeout(timer),
+    abort: () => controller.abort(),
+    get expired() {
+      return expired;
+    },
+  };
+}
+
+/**
+ * The tenant's body, passed on as it is read: each piece keeps the idle wait alive, and `release`
+ * runs once when it ends, fails or the pane goes away (the request then leaves the in-flight count).
+ */
+function watchedBody(
+  body: ReadableStream<Uint8Array>,
+  idle: ReturnType<typeof idleAbort>,
+  release: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const finish = () => {
+    idle.stop();
+    release();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            finish();
+            controller.close();
+            return;
+          }
+          idle.touch();
+          controller.enqueue(value);
+        } catch (error) {
+          finish();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        finish();
+        idle.abort();
+        return reader.cancel(reason).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 /** Answers one relay request (the caller checked that the path starts with RELAY_PREFIX). */
 export async function relay(request: Request, options: RelayOptions): Promise<Response> {
+  const release = (options.gate ?? defaultGate).enter();
+  if (!release) {
+    options.log?.(`${request.method} ${RELAY_PREFIX} 503 busy`);
+    return refusal(503, "relay-busy", "The add-in server is busy. Try again in a moment.", {
+      "Retry-After": String(RELAY_BUSY_RETRY_AFTER_S),
+    });
+  }
+  let response: Response;
+  try {
+    response = await relayWithin(request, options, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  // An answer without a body streamed through is done now; a streamed one releases at its end.
+  if (!response.body || response.headers.has(RELAY_ERROR_HEADER)) release();
+  return response;
+}
+
+async function relayWithin(request: Request, options: RelayOptions, release: () => void): Promise<Response> {
   const url = new URL(request.url);
   const target = relayTarget(url.pathname);
   if (!target) {
@@ -183,16 +316,29 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
 
   const fetchFn = options.fetch ?? globalThis.fetch;
   const destination = `${origin}${target.path}${url.search}`;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
+  const idle = idleAbort(timeoutMs);
   let upstream: Response;
   try {
+    idle.touch();
     upstream = await fetchFn(destination, {
       method,
       headers,
       ...(body ? { body } : {}),
       redirect: "manual",
-      signal: request.signal,
+      signal: AbortSignal.any([request.signal, idle.signal]),
     });
+    idle.touch();
   } catch {
+    idle.stop();
+    if (idle.expired) {
+      options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path} 504 no answer`);
+      return refusal(
+        504,
+        "tenant-timeout",
+        `${origin} sent nothing for ${Math.round(timeoutMs / 1000)} s, so the add-in server stopped waiting. Try again later.`,
+      );
+    }
     options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path} unreachable`);
     return refusal(
       502,
@@ -202,7 +348,11 @@ export async function relay(request: Request, options: RelayOptions): Promise<Re
   }
   options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path} ${upstream.status}`);
   const nullBody = method === "HEAD" || [101, 204, 205, 304].includes(upstream.status);
-  return new Response(nullBody ? null : upstream.body, {
+  if (nullBody || !upstream.body) {
+    idle.stop();
+    upstream.body?.cancel().catch(() => {});
+  }
+  return new Response(nullBody || !upstream.body ? null : watchedBody(upstream.body, idle, release), {
     status: upstream.status,
     statusText: upstream.statusText,
     headers: passedHeaders(upstream.headers, destination),

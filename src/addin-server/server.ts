@@ -19,6 +19,10 @@ export interface AddinServerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   fetch?: typeof fetch;
   log?: (line: string) => void;
+  /** How long the relay waits for a silent tenant (DEFAULT_RELAY_TIMEOUT_MS). */
+  relayTimeoutMs?: number;
+  /** Most relayed requests at once; past it 503 (DEFAULT_RELAY_MAX_IN_FLIGHT). */
+  relayMaxInFlight?: number;
 }
 
 export interface RunningAddinServer {
@@ -37,6 +41,8 @@ export async function startAddinServer(options: AddinServerOptions): Promise<Run
     secure,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.relayTimeoutMs !== undefined ? { relayTimeoutMs: options.relayTimeoutMs } : {}),
+    ...(options.relayMaxInFlight !== undefined ? { relayMaxInFlight: options.relayMaxInFlight } : {}),
   });
   const server = serve({
     fetch: app.fetch,

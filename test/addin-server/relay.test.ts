@@ -242,6 +242,8 @@ describe("the relay", () => {
       "x-content-type-options",
       "referrer-policy",
       "date",
+      // The add-in server frames what it sends itself.
+      "content-length",
       "connection",
       "keep-alive",
       "transfer-encoding",
@@ -371,6 +373,101 @@ describe("the relay", () => {
       expect(res.headers.get("x-relay-error")).toBe("tenant-unreachable");
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe("the relay's waits and its load", () => {
+  /** A tenant that answers as the test says, and tells when a request's socket closes. */
+  async function scriptedTenant(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+    const closed: Promise<void>[] = [];
+    const tenant = createServer((req, res) => {
+      closed.push(new Promise((r) => res.on("close", () => r())));
+      handler(req, res);
+    });
+    await new Promise<void>((r) => tenant.listen(0, "127.0.0.1", r));
+    const host = `127.0.0.1:${(tenant.address() as AddressInfo).port}`;
+    return {
+      host,
+      closed,
+      async stop() {
+        tenant.closeAllConnections();
+        await new Promise((r) => tenant.close(r));
+      },
+    };
+  }
+
+  it("gives up on a tenant that sends nothing: 504, and the tenant's connection is closed", async () => {
+    const tenant = await scriptedTenant(() => {});
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayTimeoutMs: 200,
+    });
+    try {
+      const res = await fetch(`${relaying.url}/relay/${tenant.host}/api/v1/deployments`);
+      expect(res.status).toBe(504);
+      expect(res.headers.get("x-relay-error")).toBe("tenant-timeout");
+      await tenant.closed[0];
+    } finally {
+      await relaying.close();
+      await tenant.stop();
+    }
+  });
+
+  it("a stream that stalls part-way is ended, and the tenant's connection closed", async () => {
+    const tenant = await scriptedTenant((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
+    });
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayTimeoutMs: 200,
+    });
+    try {
+      const res = await fetch(`${relaying.url}/relay/${tenant.host}/chat`, { method: "POST", body: "{}" });
+      expect(res.status).toBe(200);
+      // The read ends (with an error: the stream was cut) instead of waiting for ever.
+      await res.text().catch(() => "");
+      await tenant.closed[0];
+    } finally {
+      await relaying.close();
+      await tenant.stop();
+    }
+  });
+
+  it("holds a bounded number of requests at once: past it 503 with Retry-After, nothing sent", async () => {
+    const held: ServerResponse[] = [];
+    const tenant = await scriptedTenant((_req, res) => {
+      held.push(res);
+    });
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayMaxInFlight: 2,
+    });
+    try {
+      const first = [1, 2].map(() => fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`));
+      while (held.length < 2) await new Promise((r) => setImmediate(r));
+      const third = await fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`);
+      expect(third.status).toBe(503);
+      expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(third.headers.get("x-relay-error")).toBe("relay-busy");
+      expect(held).toHaveLength(2);
+      // Once they are answered, the relay takes requests again.
+      for (const res of held) res.end("{}");
+      for (const res of await Promise.all(first)) await res.text();
+      const fourth = fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`);
+      while (held.length < 3) await new Promise((r) => setImmediate(r));
+      held[2]!.end("{}");
+      expect((await fourth).status).toBe(200);
+    } finally {
+      await relaying.close();
+      await tenant.stop();
     }
   });
 });
