@@ -494,6 +494,8 @@ describe("the tenant list", () => {
 
   it("refuses plain http to a host that is not loopback, paths, and credentials", () => {
     expect(() => parseTenantList(["http://tenant.example.com"])).toThrow(TenantListError);
+    // Node resolves a name under .localhost through DNS: only IP literals and localhost itself.
+    expect(() => parseTenantList(["http://foo.localhost:4450"])).toThrow(TenantListError);
     expect(() => parseTenantList(["https://tenant.example.com/api"])).toThrow(/origin only/);
     expect(() => parseTenantList(["https://user:pw@tenant.example.com"])).toThrow(/origin only/);
     expect(() => parseTenantList(["ftp://tenant.example.com"])).toThrow(TenantListError);
