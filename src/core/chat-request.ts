@@ -257,11 +257,12 @@ export function abortRequestOf(
 }
 
 /** An `{"error": ...}` line (no id, no role) carries its text in `error` (a string or `{message}`). */
-function streamErrorOf(line: unknown): string | null {
+function streamErrorOf(line: unknown, secrets: readonly string[]): string | null {
   if (line === null || typeof line !== "object" || Array.isArray(line)) return null;
   const rec = line as Record<string, unknown>;
   if (rec.id !== undefined || rec.role !== undefined || rec.error == null) return null;
-  return serviceMessageOf(JSON.stringify({ error: rec.error })) ?? "unknown error";
+  // Redacted before it is cut (serviceMessageOf), so no part of a key survives the cut.
+  return serviceMessageOf(JSON.stringify({ error: rec.error }), secrets) ?? "unknown error";
 }
 
 /**
@@ -359,7 +360,7 @@ export function startChatRun(
       }
       const message = merger.push(line);
       if (message === null) {
-        const error = streamErrorOf(line);
+        const error = streamErrorOf(line, secrets);
         if (error !== null) {
           const detail = redact(error, secrets);
           throw new PlatformError(
