@@ -2,6 +2,7 @@
  * The management API the add-in uses: deployments, reports (list, get) and the disconnect (platform-api.md,
  * the disconnect rules). The matching rules are the core's (`applyDisconnect`); this file only serves them.
  */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { applyDisconnect, placementsOf } from "../core/placements.js";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
 import { describeZodIssues, HttpError, jsonResponse, readJsonBody } from "./respond.js";
@@ -62,16 +63,33 @@ interface Cursor {
   id: number;
 }
 
+/**
+ * Cursors are signed (HMAC-SHA256) with a secret made when the process starts, so the sandbox
+ * refuses a cursor it did not issue (docs/sandbox.md, Paging), including a well-formed one made by
+ * hand or one another run gave out.
+ */
+const CURSOR_SECRET = randomBytes(32);
+
+function cursorMac(payload: string): string {
+  return createHmac("sha256", CURSOR_SECRET).update(payload).digest("base64url");
+}
+
 function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
+  const payload = Buffer.from(JSON.stringify(c)).toString("base64url");
+  return `${payload}.${cursorMac(payload)}`;
 }
 
 function decodeCursor(text: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
-    if ((typeof c.k === "string" || typeof c.k === "number") && Number.isInteger(c.id)) return c;
-  } catch {
-    // Falls through to the 400.
+  const [payload = "", mac = "", ...rest] = text.split(".");
+  const expected = Buffer.from(cursorMac(payload));
+  const given = Buffer.from(mac);
+  if (rest.length === 0 && given.length === expected.length && timingSafeEqual(given, expected)) {
+    try {
+      const c = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Cursor;
+      if ((typeof c.k === "string" || typeof c.k === "number") && Number.isInteger(c.id)) return c;
+    } catch {
+      // Falls through to the 400.
+    }
   }
   throw new HttpError(400, "after is not a cursor this service gave out.");
 }
