@@ -72,6 +72,8 @@ export function createAddinApp(options: AddinAppOptions): Hono {
     relay(c.req.raw, {
       tenants: options.tenants,
       gate,
+      // On Node (@hono/node-server), the response: destroyed, the pane sees the answer broke.
+      onBroken: () => (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy(),
       ...(options.relayTimeoutMs !== undefined ? { timeoutMs: options.relayTimeoutMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.log ? { log: options.log } : {}),

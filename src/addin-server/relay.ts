@@ -21,6 +21,9 @@ const RELAY_ERROR_HEADER = "X-Relay-Error";
  */
 const RELAY_LOCATION_HEADER = "X-Relay-Location";
 
+/** How the relay names itself to a tenant (its logs), in place of Node's fetch's "node". */
+const RELAY_USER_AGENT = "reporting-platform-addin-relay";
+
 /** Request headers forwarded to the tenant; every other one stays here. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"];
 
@@ -106,6 +109,11 @@ export interface RelayOptions {
   timeoutMs?: number;
   /** Shared by every request of one server (`inFlightGate(DEFAULT_RELAY_MAX_IN_FLIGHT)` unless given). */
   gate?: InFlightGate;
+  /**
+   * Cuts the pane's connection when the tenant's answer broke off part-way (Node: destroys the
+   * response), so the pane sees a broken answer rather than a whole short one.
+   */
+  onBroken?: () => void;
 }
 
 function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}) {
@@ -212,16 +220,25 @@ function idleAbort(ms: number) {
 /**
  * The tenant's body, passed on as it is read: each piece keeps the idle wait alive, and `release`
  * runs once when it ends, fails or the pane goes away (the request then leaves the in-flight count).
+ * A stream that ends early (the tenant broke off or fell silent, the pane went away) is told in one
+ * line of the server's own log and cut with `onBroken` (the pane then sees a broken answer, not a
+ * short one); the stream itself ends without an error, which the Node adapter would print.
  */
 function watchedBody(
   body: ReadableStream<Uint8Array>,
   idle: ReturnType<typeof idleAbort>,
   release: () => void,
+  ended: (why: string) => void,
+  paneGone: AbortSignal,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const finish = () => {
+  let finished = false;
+  const finish = (why: string | null) => {
+    if (finished) return;
+    finished = true;
     idle.stop();
     release();
+    if (why !== null) ended(why);
   };
   return new ReadableStream<Uint8Array>(
     {
@@ -229,19 +246,29 @@ function watchedBody(
         try {
           const { done, value } = await reader.read();
           if (done) {
-            finish();
+            finish(null);
             controller.close();
             return;
           }
           idle.touch();
           controller.enqueue(value);
-        } catch (error) {
-          finish();
-          controller.error(error);
+        } catch {
+          finish(
+            paneGone.aborted
+              ? "the pane went away"
+              : idle.expired
+                ? "the tenant sent nothing for too long"
+                : "the tenant's connection broke",
+          );
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled by the adapter: nothing left to close.
+          }
         }
       },
       cancel(reason) {
-        finish();
+        finish("the pane went away");
         idle.abort();
         return reader.cancel(reason).catch(() => {});
       },
@@ -301,7 +328,9 @@ async function relayWithin(request: Request, options: RelayOptions, release: () 
     });
   }
 
-  const headers = new Headers();
+  // Node's fetch (undici) adds Accept-Language: *, Sec-Fetch-Mode: cors and Accept-Encoding to
+  // every request, none of them the user's; the relay names itself instead of Node's "node".
+  const headers = new Headers({ "User-Agent": RELAY_USER_AGENT });
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
@@ -352,7 +381,14 @@ async function relayWithin(request: Request, options: RelayOptions, release: () 
     idle.stop();
     upstream.body?.cancel().catch(() => {});
   }
-  return new Response(nullBody || !upstream.body ? null : watchedBody(upstream.body, idle, release), {
+  const where = `${method} ${RELAY_PREFIX}${target.hostAndPort}${target.path}`;
+  const ended = (why: string) => {
+    options.log?.(`${where} ${upstream.status} ended: ${why}`);
+    options.onBroken?.();
+  };
+  const relayed =
+    nullBody || !upstream.body ? null : watchedBody(upstream.body, idle, release, ended, request.signal);
+  return new Response(relayed, {
     status: upstream.status,
     statusText: upstream.statusText,
     headers: passedHeaders(upstream.headers, destination),

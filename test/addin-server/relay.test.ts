@@ -14,7 +14,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
 import { parseTenantList, TenantListError } from "../../src/addin-server/tenants.js";
 import { createPlatformClient } from "../../src/core/index.js";
@@ -161,6 +161,20 @@ describe("the relay", () => {
     for (const name of ["cookie", "x-custom", "x-forwarded-for", "referer", "origin"]) {
       expect(got.headers[name]).toBeUndefined();
     }
+    // Everything else the tenant receives is what Node's fetch (undici) adds to every request,
+    // none of it the user's; the relay names itself instead of Node's "node".
+    expect(got.headers).toEqual({
+      host: upstreamHost,
+      connection: "keep-alive",
+      authorization: "Bearer sk-secret-123",
+      "content-type": "application/json",
+      accept: "application/json",
+      "accept-language": "*",
+      "sec-fetch-mode": "cors",
+      "user-agent": "reporting-platform-addin-relay",
+      "accept-encoding": "gzip, deflate",
+      "content-length": String(body.length),
+    });
   });
 
   it("refuses a host that is not listed with a 403 JSON error and sends nothing", async () => {
@@ -468,6 +482,54 @@ describe("the relay's waits and its load", () => {
     } finally {
       await relaying.close();
       await tenant.stop();
+    }
+  });
+});
+
+describe("the relay's log when a stream breaks", () => {
+  it("a tenant that breaks off and a pane that goes away each leave one log line, and nothing on the console", async () => {
+    const printed: unknown[][] = [];
+    const spies = (["error", "info", "log", "warn"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void printed.push(args)),
+    );
+    const lines: string[] = [];
+    const tenant = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
+      // The tenant breaks off part-way; the other request is left open for the pane to leave.
+      if (req.url === "/broken") setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((r) => tenant.listen(0, "127.0.0.1", r));
+    const host = `127.0.0.1:${(tenant.address() as AddressInfo).port}`;
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${host}`]),
+      log: (line) => lines.push(line),
+    });
+    try {
+      const broken = await fetch(`${relaying.url}/relay/${host}/broken`, { method: "POST", body: "{}" });
+      await broken.text().catch(() => "");
+      const leaving = new AbortController();
+      const left = await fetch(`${relaying.url}/relay/${host}/open`, {
+        method: "POST",
+        body: "{}",
+        signal: leaving.signal,
+      });
+      await left.body!.getReader().read();
+      leaving.abort();
+      await vi.waitFor(() => expect(lines.some((l) => l.includes("/open") && / ended: /.test(l))).toBe(true));
+      await vi.waitFor(() =>
+        expect(lines.some((l) => l.includes("/broken") && / ended: /.test(l))).toBe(true),
+      );
+      // Give the adapter the turn it would print in.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(printed).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await relaying.close();
+      tenant.closeAllConnections();
+      await new Promise((r) => tenant.close(r));
     }
   });
 });
