@@ -364,7 +364,15 @@ export default function SettingsPanel({
             ref={chatUrlRef}
             type="url"
             value={chatUrl}
-            onChange={(_, d) => setChatUrl(d.value)}
+            onChange={(_, d) => {
+              setChatUrl(d.value);
+              // A refusal names the URL it was about: another URL is not shown as refused.
+              const refusal = fieldErrors.chatUrl;
+              if (refusal !== undefined) {
+                setFieldErrors(({ chatUrl: _refused, ...rest }) => rest);
+                setSaveError((shown) => (shown === refusal ? null : shown));
+              }
+            }}
             spellCheck={false}
           />
         </Field>

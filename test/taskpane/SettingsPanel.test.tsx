@@ -262,9 +262,12 @@ describe("trusting a chat URL off the tenant's domain", () => {
     await click(buttonByName(view.container, "Save"));
     await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.second.net"));
     await typeInto(fieldByLabel(view.container, "Agent chat URL"), ON_DOMAIN);
-    // The tenant's own agent needs no trust: no box claims it is off the tenant's domain.
+    // The tenant's own agent needs no trust: no box claims it is off the tenant's domain, and the
+    // refusal of the other URL no longer stands at the field as if it were this one's.
     expect(view.container.textContent).not.toContain("not on the tenant's domain");
     expect(trustBox(view.container)).toBeNull();
+    expect(fieldError(view.container, "Agent chat URL")).toBeNull();
+    expect(view.container.textContent).not.toContain("ai.second.net");
   });
 });
 
