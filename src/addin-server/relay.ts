@@ -6,7 +6,9 @@
  * What crosses: the method, path, query and body, and of the headers only Authorization,
  * Content-Type and Accept. Nothing is sent for a host that is not listed. No redirect is followed,
  * only the response headers on PASSED_RESPONSE_HEADERS come back (never cookies, hop-by-hop or
- * origin-wide headers), and the answer is streamed through as it arrives (the agent's NDJSON is never buffered). Header values and bodies are never logged.
+ * origin-wide headers), and the answer is streamed through as it arrives (the agent's NDJSON is
+ * never buffered). A silent tenant is given up (DEFAULT_RELAY_TIMEOUT_MS), and at most
+ * DEFAULT_RELAY_MAX_IN_FLIGHT requests are held at once. Header values and bodies are never logged.
  */
 import type { TenantList } from "./tenants.js";
 
@@ -75,7 +77,7 @@ export const DEFAULT_RELAY_TIMEOUT_MS = 90_000;
  */
 export const DEFAULT_RELAY_MAX_IN_FLIGHT = 64;
 
-/** The Retry-After of a relay that is full: the pane's own retry waits about this long. */
+/** The Retry-After of a relay that is full, in seconds: places free up as answers end. */
 const RELAY_BUSY_RETRY_AFTER_S = 2;
 
 /** Counts relayed requests in flight; `enter` returns the release, or null when full. */
