@@ -155,17 +155,37 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
       ...(identity.email.trim() ? { email: identity.email.trim() } : {}),
       ...(attributes.length > 0 ? { userAttributes: attributes } : {}),
     };
+    // The messages so far are read once per batch of lines (what one network chunk brings), not
+    // once per line: reading them all on every line is quadratic in the number of messages, and a
+    // stream of thousands of ids held the pane. `all` is the chat's live list: read when shown.
+    let latest: readonly ChatMessage[] | null = null;
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const showLatest = () => {
+      if (pending !== null) clearTimeout(pending);
+      pending = null;
+      const all = latest;
+      latest = null;
+      if (!all) return;
+      streamChatId.current = conversationId(all) ?? streamChatId.current;
+      updateTurn(id, { steps: progressSteps(all), answer: markedFinalAnswer(all) });
+    };
     try {
-      const result = await host.platform.ask(
-        { input, ...(chatId ? { chatId } : {}), sessionSettings },
-        {
-          signal: controller.signal,
-          onMessage: (_message, all) => {
-            streamChatId.current = conversationId(all) ?? streamChatId.current;
-            updateTurn(id, { steps: progressSteps(all), answer: markedFinalAnswer(all) });
+      let result: Awaited<ReturnType<typeof host.platform.ask>>;
+      try {
+        result = await host.platform.ask(
+          { input, ...(chatId ? { chatId } : {}), sessionSettings },
+          {
+            signal: controller.signal,
+            onMessage: (_message, all) => {
+              latest = all;
+              pending ??= setTimeout(showLatest, 0);
+            },
           },
-        },
-      );
+        );
+      } finally {
+        // What arrived before the end (or the failure) names the conversation.
+        showLatest();
+      }
       if (!mounted.current) return;
       setChatId(result.chatId ?? streamChatId.current);
       updateTurn(id, {

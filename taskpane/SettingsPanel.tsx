@@ -120,7 +120,12 @@ export default function SettingsPanel({
   };
   const [deploymentId, setDeploymentId] = useState<number | null>(settings?.deploymentId ?? null);
   const [chatUrl, setChatUrl] = useState(settings?.chatUrl ?? "");
-  const [trustChatUrl, setTrustChatUrl] = useState(settings?.chatUrlConfirmed ?? false);
+  // The chat URL the user ticked "I trust it" for: a confirmation covers exactly that URL, so a
+  // new URL starts unticked (docs/security.md, What is sent where).
+  const [trustedChatUrl, setTrustedChatUrl] = useState<string | null>(
+    settings?.chatUrlConfirmed ? settings.chatUrl : null,
+  );
+  const trustChatUrl = trustedChatUrl !== null && trustedChatUrl === chatUrl;
   const [externalId, setExternalId] = useState(settings?.externalId ?? "");
   const [email, setEmail] = useState(settings?.email ?? "");
   const [notice, setNotice] = useState<string | null>(null);
@@ -186,11 +191,13 @@ export default function SettingsPanel({
   // explicit trust before the agent key may be sent there. The host judges (with the Public Suffix
   // List, which the pane does not load): its refusal, or a confirmation already stored, shows the
   // choice.
-  const [chatRefused, setChatRefused] = useState(false);
+  // The refusal, like the confirmation, is about one URL: another URL shows no choice (and no
+  // reason) until the host has judged it.
+  const [refusedChatUrl, setRefusedChatUrl] = useState<string | null>(null);
   const chatHost = hostOf(chatUrl);
   const chatNeedsTrust =
     chatHost !== null &&
-    (chatRefused || (settings?.chatUrlConfirmed === true && chatUrl === settings.chatUrl));
+    (refusedChatUrl === chatUrl || (stored?.chatUrlConfirmed === true && chatUrl === stored.chatUrl));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -213,6 +220,12 @@ export default function SettingsPanel({
     if (apiKey !== "") patch.apiKey = apiKey;
     if (agentApiKey !== "") patch.agentApiKey = agentApiKey;
     if (scimToken !== "") patch.scimToken = scimToken;
+    // A key is for the URL shown beside it: the store refuses it if another pane has changed that
+    // URL since this form was filled (core/settings.ts, requireSeenUrls).
+    if ((apiKey !== "" || scimToken !== "") && patch.tenantUrl === undefined) {
+      patch.seenTenantUrl = tenantUrl.trim();
+    }
+    if (agentApiKey !== "" && patch.chatUrl === undefined) patch.seenChatUrl = chatUrl.trim();
     setSaving(true);
     try {
       const next = await host.platform.saveSettings(patch);
@@ -220,7 +233,8 @@ export default function SettingsPanel({
         if (field.current) field.current.value = "";
       }
       setNotice(secretsClearedNotice(settings, next));
-      setTrustChatUrl(next.chatUrlConfirmed);
+      setTrustedChatUrl(next.chatUrlConfirmed ? next.chatUrl : null);
+      setRefusedChatUrl(null);
       setTenantUrl(next.tenantUrl);
       setChatUrl(next.chatUrl);
       setExternalId(next.externalId);
@@ -234,7 +248,7 @@ export default function SettingsPanel({
       setSaveError(message);
       // The host refused a chat URL that is a secure address: it is the trust check that failed.
       if (errorKind(error) === "insecure-url" && errorField(error) === "chatUrl" && isSecure(chatUrl)) {
-        setChatRefused(true);
+        setRefusedChatUrl(chatUrl);
       }
       const field = settingsFieldFor(error, "settings");
       if (field) {
@@ -350,14 +364,22 @@ export default function SettingsPanel({
             ref={chatUrlRef}
             type="url"
             value={chatUrl}
-            onChange={(_, d) => setChatUrl(d.value)}
+            onChange={(_, d) => {
+              setChatUrl(d.value);
+              // A refusal names the URL it was about: another URL is not shown as refused.
+              const refusal = fieldErrors.chatUrl;
+              if (refusal !== undefined) {
+                setFieldErrors(({ chatUrl: _refused, ...rest }) => rest);
+                setSaveError((shown) => (shown === refusal ? null : shown));
+              }
+            }}
             spellCheck={false}
           />
         </Field>
         {chatNeedsTrust ? (
           <Checkbox
             checked={trustChatUrl}
-            onChange={(_, d) => setTrustChatUrl(d.checked === true)}
+            onChange={(_, d) => setTrustedChatUrl(d.checked === true ? chatUrl : null)}
             label={
               tenantUrl.trim()
                 ? `${chatHost} is not on the tenant's domain. I trust it: send the agent API key there.`

@@ -7,6 +7,7 @@ import { Link, makeStyles, tokens } from "@fluentui/react-components";
 import { type ComponentProps, memo, type ReactNode, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { revealInvisible } from "../src/core/display.js";
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
@@ -99,6 +100,9 @@ const transformUrl = (url: string) => safeUrl(url);
 
 /** One block of an answer, parsed and rendered on its own: an unchanged block is not parsed again. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  // Shown as faithfully as names are: a bidi override or a zero-width character in an answer is a
+  // visible mark (core/display.ts), never applied; line breaks and tabs keep the markdown's layout.
+  const shown = useMemo(() => revealInvisible(text, { keepLayout: true }), [text]);
   return (
     <ReactMarkdown
       // Tables: the agent answers with them (GitHub-flavoured markdown); raw HTML stays out.
@@ -109,7 +113,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
       unwrapDisallowed
       components={components}
     >
-      {text}
+      {shown}
     </ReactMarkdown>
   );
 });

@@ -154,6 +154,10 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   notifyRef.current = notify;
   const mounted = useRef(true);
   const loadSeq = useRef(0);
+  // The settings' generation: every change of settings voids every answer asked for under the old
+  // ones (a list, a disconnect's answer, the reload after a lost one), even when no new load starts
+  // (the new tenant has no key yet). Checked before an answer is applied.
+  const settingsEpoch = useRef(0);
   const loading = useRef<Promise<void> | null>(null);
   const inFlight = useRef(new Map<string, Promise<Outcome>>());
 
@@ -161,11 +165,12 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const loadWorkbook = useCallback(
     (quiet: boolean, started?: Promise<WorkbookSnapshot>): Promise<void> => {
       const seq = ++loadSeq.current;
+      const epoch = settingsEpoch.current;
       setRefreshing(true);
       const run = (async () => {
         try {
           const snapshot = await (started ?? host.loadWorkbook());
-          if (!mounted.current || seq !== loadSeq.current) return;
+          if (!mounted.current || seq !== loadSeq.current || epoch !== settingsEpoch.current) return;
           setContext(snapshot.context);
           setSheets(snapshot.sheets);
           setReports(snapshot.reports);
@@ -173,7 +178,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           setLoadError(null);
           setPhase("ready");
         } catch (error) {
-          if (!mounted.current || seq !== loadSeq.current) return;
+          if (!mounted.current || seq !== loadSeq.current || epoch !== settingsEpoch.current) return;
           setLoadError(error);
           // Keep what is listed when a refresh fails; only a first load turns into an error.
           setPhase((p) => (quiet && p === "ready" ? p : "error"));
@@ -195,6 +200,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     setRefreshing(true);
     // Settings, the workbook and the list kept for it, asked for together (listCache.ts).
     const first = takeFirstLoad(host);
+    const epoch = settingsEpoch.current;
     // The kept list is shown only if it comes before anything fresher (the load, or setup).
     let settled = false;
     const settle = () => {
@@ -202,7 +208,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     };
     if (first.early) first.workbook().then(settle, settle);
     void first.kept.then((kept) => {
-      if (!kept || settled || !mounted.current) return;
+      if (!kept || settled || !mounted.current || epoch !== settingsEpoch.current) return;
       setContext(kept.context);
       setSheets(kept.list.sheets);
       setReports(kept.list.reports);
@@ -215,14 +221,15 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       s = await first.settings;
     } catch (error) {
       settled = true;
-      if (!mounted.current) return;
+      if (!mounted.current || epoch !== settingsEpoch.current) return;
       setStale(false);
       setLoadError(error);
       setPhase("error");
       setRefreshing(false);
       return;
     }
-    if (!mounted.current) return;
+    // Settings saved meanwhile are newer than this first read: it is void.
+    if (!mounted.current || epoch !== settingsEpoch.current) return;
     setSettings(s);
     if (!isConnected(s)) {
       settled = true;
@@ -271,6 +278,10 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
 
   const applySettings = useCallback(
     (next: PublicSettings) => {
+      settingsEpoch.current += 1;
+      // A load of the old settings still running is void: it no longer shows as refreshing.
+      loadSeq.current += 1;
+      setRefreshing(false);
       setSettings(next);
       if (isConnected(next)) void loadWorkbook(false);
       else setPhase("needs-settings");
@@ -332,6 +343,8 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     (placement: PlacedReport, input: DisconnectInput): Promise<Outcome> => {
       const running = inFlight.current.get(placement.key);
       if (running) return running;
+      const epoch = settingsEpoch.current;
+      const sameSettings = () => mounted.current && epoch === settingsEpoch.current;
       const run = (async (): Promise<Outcome> => {
         try {
           const plan = await loadDisconnectPlan();
@@ -340,7 +353,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
             placement.report.id,
             input,
           );
-          if (mounted.current) setReports(replaceReport(live.current.reports, returned));
+          if (sameSettings()) setReports(replaceReport(live.current.reports, returned));
           const outcome = plan.disconnectOutcomeMessage(placement, returned, live.current.sheets);
           notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
           return outcome;
@@ -350,7 +363,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           if (plan && isPlatformError(error) && plan.disconnectMayHaveApplied(error)) {
             // The answer was lost, not necessarily the disconnect: the reloaded list tells.
             const snapshot = await host.loadWorkbook().catch(() => null);
-            if (snapshot && mounted.current) {
+            if (snapshot && sameSettings()) {
               setContext(snapshot.context);
               setSheets(snapshot.sheets);
               setReports(snapshot.reports);

@@ -6,7 +6,7 @@
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { RELAY_PREFIX, relay } from "./relay.js";
+import { DEFAULT_RELAY_MAX_IN_FLIGHT, inFlightGate, RELAY_PREFIX, relay } from "./relay.js";
 import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
 
@@ -29,6 +29,10 @@ export interface AddinAppOptions {
   fetch?: typeof fetch;
   /** One line per request: method, path, status. Never a header value, a query or a body. */
   log?: (line: string) => void;
+  /** How long the relay waits for a silent tenant (DEFAULT_RELAY_TIMEOUT_MS). */
+  relayTimeoutMs?: number;
+  /** Most relayed requests at once; past it 503 (DEFAULT_RELAY_MAX_IN_FLIGHT). */
+  relayMaxInFlight?: number;
 }
 
 /** Vite names built files `name-<hash>.js`: those never change and may be cached for good. */
@@ -48,6 +52,7 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   const headers = securityHeaders(options.secure, false, options.frameAncestors);
   const relayHeaders = securityHeaders(options.secure, true);
   const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
+  const gate = inFlightGate(options.relayMaxInFlight ?? DEFAULT_RELAY_MAX_IN_FLIGHT);
 
   app.use(async (c, next) => {
     const started = Date.now();
@@ -68,6 +73,10 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   app.all(`${RELAY_PREFIX}*`, (c) =>
     relay(c.req.raw, {
       tenants: options.tenants,
+      gate,
+      // On Node (@hono/node-server), the response: destroyed, the pane sees the answer broke.
+      onBroken: () => (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy(),
+      ...(options.relayTimeoutMs !== undefined ? { timeoutMs: options.relayTimeoutMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.log ? { log: options.log } : {}),
     }),

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devCertificate } from "./dev-certs.js";
+import { DEFAULT_RELAY_MAX_IN_FLIGHT, DEFAULT_RELAY_TIMEOUT_MS } from "./relay.js";
 import { FrameAncestorsError, parseFrameAncestors } from "./security-headers.js";
 import { startAddinServer } from "./server.js";
 import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
@@ -18,6 +19,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
+                        [--relay-timeout <seconds>] [--relay-max-in-flight <n>]
   --port       0 takes a free port (default: env PORT, else 3000)
   --host       the address to listen on (default 127.0.0.1: this machine only)
   --tenant     a tenant origin the relay may reach, repeatable (also env TENANT_ORIGINS, comma-separated);
@@ -27,7 +29,11 @@ const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <o
   --dist       the built pane (default dist/excel, from npm run build)
   --frame-ancestors <sources>
                who may frame the pages, space- or comma-separated ('self', https://host, https://*.host;
-               also env FRAME_ANCESTORS); default: Microsoft 365, Teams and the sovereign clouds`;
+               also env FRAME_ANCESTORS); default: Microsoft 365, Teams and the sovereign clouds
+  --relay-timeout        seconds the relay waits for a tenant that sends nothing (default env
+                         RELAY_TIMEOUT_SECONDS, else ${DEFAULT_RELAY_TIMEOUT_MS / 1000})
+  --relay-max-in-flight  relayed requests held at once, past it 503 (default env RELAY_MAX_IN_FLIGHT,
+                         else ${DEFAULT_RELAY_MAX_IN_FLIGHT})`;
 
 interface Args {
   port: number;
@@ -40,6 +46,8 @@ interface Args {
   quiet: boolean;
   /** Null: the default list. */
   frameAncestors: string[] | null;
+  relayTimeoutMs: number;
+  relayMaxInFlight: number;
 }
 
 function fail(message: string, status = 2): never {
@@ -50,6 +58,13 @@ function fail(message: string, status = 2): never {
 function portNumber(text: string, name: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65535)
     fail(`${name} must be a port from 0 to 65535 (got "${text}").\n${USAGE}`);
+  return Number(text);
+}
+
+/** A whole number from 1 to `max` (a flag's or an environment variable's value). */
+function positiveNumber(text: string, name: string, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
+    fail(`${name} must be a whole number from 1 to ${max} (got "${text}").\n${USAGE}`);
   return Number(text);
 }
 
@@ -64,6 +79,12 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
     devCerts: false,
     dist: join(ROOT, "dist/excel"),
     quiet: false,
+    relayTimeoutMs: env.RELAY_TIMEOUT_SECONDS
+      ? positiveNumber(env.RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT_SECONDS", 3600) * 1000
+      : DEFAULT_RELAY_TIMEOUT_MS,
+    relayMaxInFlight: env.RELAY_MAX_IN_FLIGHT
+      ? positiveNumber(env.RELAY_MAX_IN_FLIGHT, "RELAY_MAX_IN_FLIGHT", 100_000)
+      : DEFAULT_RELAY_MAX_IN_FLIGHT,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -102,6 +123,12 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
         break;
       case "--frame-ancestors":
         frameFlags.push(value());
+        break;
+      case "--relay-timeout":
+        args.relayTimeoutMs = positiveNumber(value(), "--relay-timeout", 3600) * 1000;
+        break;
+      case "--relay-max-in-flight":
+        args.relayMaxInFlight = positiveNumber(value(), "--relay-max-in-flight", 100_000);
         break;
       case "--help":
       case "-h":
@@ -157,6 +184,8 @@ async function main(): Promise<void> {
       port: args.port,
       host: args.host,
       ...(args.frameAncestors ? { frameAncestors: args.frameAncestors } : {}),
+      relayTimeoutMs: args.relayTimeoutMs,
+      relayMaxInFlight: args.relayMaxInFlight,
       ...(tls ? { tls } : {}),
       ...(args.quiet ? {} : { log }),
     });

@@ -19,7 +19,12 @@ import {
   startChatRun,
 } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
-import { CHAT_IDLE_TIMEOUT_MS, MAX_CHAT_LINE_CHARS, MAX_CHAT_STREAM_BYTES } from "./limits.js";
+import {
+  CHAT_IDLE_TIMEOUT_MS,
+  MAX_CHAT_LINE_CHARS,
+  MAX_CHAT_STREAM_BYTES,
+  REQUEST_TIMEOUT_MS,
+} from "./limits.js";
 import { decodeNdjson, decodeNdjsonText, NdjsonLineTooLong } from "./ndjson.js";
 import type { SessionSettings } from "./schema.js";
 import {
@@ -46,6 +51,8 @@ export interface AgentChatOptions {
   randomBytes: RandomBytes;
   /** How long to wait for the service to send anything before giving up (CHAT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
+  /** How long a stop (`/chat/abort`) may take, answer and body (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
   /** Waits before retry 1 and 2, in ms (platform-api.md: bounded retry with backoff). */
   retryDelaysMs?: readonly number[];
   /** How to wait; injectable so tests need not sleep. */
@@ -205,6 +212,7 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
   const sleep = options.sleep ?? defaultSleep;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? CHAT_IDLE_TIMEOUT_MS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
 
   /** Sends the chat POST, retrying as `chatRetryDelay` says. */
   async function send(
@@ -300,18 +308,43 @@ export function createAgentChat(options: AgentChatOptions): AgentChat {
     }
   }
 
+  /**
+   * Stops a run. Bounded like every other request: the whole exchange (answer and body) within
+   * REQUEST_TIMEOUT_MS, and of the body no more than MAX_CHAT_LINE_CHARS is read (a 2xx's body is
+   * not read at all).
+   */
   async function abort(chatId: string, sessionSettings?: SessionSettings): Promise<boolean> {
     const { url, request } = abortRequestOf(options, chatId, sessionSettings);
     const secrets = [options.apiKey];
-    let response: HttpResponse;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, requestTimeoutMs);
     try {
-      response = await transport(request);
+      const response = await transport({ ...request, signal: controller.signal });
+      if (response.status >= 200 && response.status < 300) return true;
+      const text = await readBodyText(response.body, MAX_CHAT_LINE_CHARS).catch((error: unknown) => {
+        // Past the cap the status alone tells what happened; the rest is not read.
+        if (error instanceof PlatformError && !timedOut) return "";
+        throw error;
+      });
+      throw chatStatusError(response.status, response.headers, text, "stop the answer", secrets);
     } catch (error) {
+      if (error instanceof PlatformError) throw error;
+      if (timedOut) {
+        throw new PlatformError(
+          "timeout",
+          `The agent did not confirm the stop within ${Math.round(requestTimeoutMs / 1000)} s. The answer may still be running; ask again later.`,
+        );
+      }
       throw chatAttemptFailure(error, url, "stop the answer", secrets);
+    } finally {
+      clearTimeout(timer);
+      // Frees the connection of an answer not read to its end.
+      controller.abort();
     }
-    const text = await readBodyText(response.body);
-    if (response.status >= 200 && response.status < 300) return true;
-    throw chatStatusError(response.status, response.headers, text, "stop the answer", secrets);
   }
 
   return { ask, abort };

@@ -27,8 +27,15 @@ export interface MessageMerger {
    * message (no id, such as an `{"error": ...}` line, or not a chat message's shape).
    */
   push(line: unknown): MergedChatMessage | null;
-  /** Every message so far, in first-seen order. */
-  messages(): MergedChatMessage[];
+  /**
+   * Every message so far, in first-seen order: a live view, updated in place by `push` (reading it
+   * costs nothing, so a stream may read it after every line). Copy it to keep it.
+   */
+  messages(): readonly MergedChatMessage[];
+  /** How many distinct ids were seen. */
+  readonly size: number;
+  /** Whether a line with this id would merge into a message already seen. */
+  has(id: string): boolean;
   /**
    * A resumed stream is starting: each id already seen starts afresh at its next line, delta or
    * not, because a re-subscribed run replays its messages.
@@ -40,10 +47,14 @@ export interface MessageMerger {
  * Merges lines by id (platform-api.md): a later line with the same id and `isDelta: true` appends
  * its content to the message so far (its other fields overwrite); a later line without `isDelta`
  * replaces the message. A message keeps the place where its id was first seen.
+ *
+ * Linear in the number of lines: a Map from id to the message's place, and the list kept in order
+ * as ids first arrive, so no line rebuilds it (a stream of thousands of ids froze the pane when
+ * each line did).
  */
 export function createMessageMerger(): MessageMerger {
-  const byId = new Map<string, MergedChatMessage>();
-  const order: string[] = [];
+  const placeOf = new Map<string, number>();
+  const list: MergedChatMessage[] = [];
   let stale = new Set<string>();
   return {
     push(line) {
@@ -51,24 +62,31 @@ export function createMessageMerger(): MessageMerger {
       if (!parsed.success || typeof parsed.data.id !== "string") return null;
       const next = parsed.data as MergedChatMessage;
       const id = next.id;
-      const previous = byId.get(id);
-      let merged: MergedChatMessage;
-      if (previous === undefined) {
-        order.push(id);
-        merged = next;
-      } else if (stale.delete(id) || next.isDelta !== true) {
-        merged = next;
-      } else {
-        merged = { ...previous, ...next, content: (previous.content ?? "") + (next.content ?? "") };
+      const place = placeOf.get(id);
+      if (place === undefined) {
+        placeOf.set(id, list.length);
+        list.push(next);
+        return next;
       }
-      byId.set(id, merged);
+      const previous = list[place] as MergedChatMessage;
+      const merged =
+        stale.delete(id) || next.isDelta !== true
+          ? next
+          : { ...previous, ...next, content: (previous.content ?? "") + (next.content ?? "") };
+      list[place] = merged;
       return merged;
     },
     messages() {
-      return order.map((id) => byId.get(id) as MergedChatMessage);
+      return list;
+    },
+    get size() {
+      return list.length;
+    },
+    has(id) {
+      return placeOf.has(id);
     },
     beginReplay() {
-      stale = new Set(order);
+      stale = new Set(placeOf.keys());
     },
   };
 }
@@ -77,7 +95,7 @@ export function createMessageMerger(): MessageMerger {
 export function mergeChatMessages(lines: Iterable<unknown>): MergedChatMessage[] {
   const merger = createMessageMerger();
   for (const line of lines) merger.push(line);
-  return merger.messages();
+  return [...merger.messages()];
 }
 
 /** Orders messages by `sort`; ties and messages without one keep first-seen order, the latter last. */

@@ -27,6 +27,7 @@ import {
   formatCount,
   MAX_ANSWER_CHARS,
   MAX_CHAT_LINE_CHARS,
+  MAX_CHAT_MESSAGES,
   MAX_CHAT_STREAM_BYTES,
 } from "./limits.js";
 import { newMessageId, type RandomBytes } from "./message-id.js";
@@ -100,7 +101,7 @@ function incompleteAnswer(reason: IncompleteReason, idleTimeoutMs = CHAT_IDLE_TI
     case "too-large":
       return {
         reason,
-        message: `This answer was cut: it passed the add-in's limit (${formatCount(MAX_ANSWER_CHARS)} characters, lines of ${formatCount(MAX_CHAT_LINE_CHARS)} characters, ${formatBytes(MAX_CHAT_STREAM_BYTES)} in all). Ask a narrower question.`,
+        message: `This answer was cut: it passed the add-in's limit (${formatCount(MAX_ANSWER_CHARS)} characters, ${formatCount(MAX_CHAT_MESSAGES)} messages, lines of ${formatCount(MAX_CHAT_LINE_CHARS)} characters, ${formatBytes(MAX_CHAT_STREAM_BYTES)} in all). Ask a narrower question.`,
       };
     case "timeout":
       return {
@@ -108,6 +109,13 @@ function incompleteAnswer(reason: IncompleteReason, idleTimeoutMs = CHAT_IDLE_TI
         message: `This answer may be incomplete: the agent sent nothing for ${Math.round(idleTimeoutMs / 1000)} s, so the add-in stopped waiting. Ask again for a full answer.`,
       };
   }
+}
+
+/** The id of a decoded line, or null when it has none (the merger ignores such lines). */
+function idOf(line: unknown): string | null {
+  if (line === null || typeof line !== "object") return null;
+  const id = (line as { id?: unknown }).id;
+  return typeof id === "string" ? id : null;
 }
 
 export interface AgentAnswer {
@@ -249,11 +257,12 @@ export function abortRequestOf(
 }
 
 /** An `{"error": ...}` line (no id, no role) carries its text in `error` (a string or `{message}`). */
-function streamErrorOf(line: unknown): string | null {
+function streamErrorOf(line: unknown, secrets: readonly string[]): string | null {
   if (line === null || typeof line !== "object" || Array.isArray(line)) return null;
   const rec = line as Record<string, unknown>;
   if (rec.id !== undefined || rec.role !== undefined || rec.error == null) return null;
-  return serviceMessageOf(JSON.stringify({ error: rec.error })) ?? "unknown error";
+  // Redacted before it is cut (serviceMessageOf), so no part of a key survives the cut.
+  return serviceMessageOf(JSON.stringify({ error: rec.error }), secrets) ?? "unknown error";
 }
 
 /**
@@ -283,7 +292,8 @@ export interface ChatRun {
    * whole. Throws "stream" on a second suspension, "invalid-response" when nothing was NDJSON.
    */
   endLeg(): boolean;
-  messages(): MergedChatMessage[];
+  /** Every message so far, in first-seen order: a live view (see `MessageMerger.messages`). */
+  messages(): readonly MergedChatMessage[];
   answer(): AgentAnswer;
 }
 
@@ -342,9 +352,15 @@ export function startChatRun(
     },
     take(line, seen) {
       values += 1;
+      const id = idOf(line);
+      if (id !== null && merger.size >= MAX_CHAT_MESSAGES && !merger.has(id)) {
+        // One message too many: the answer so far is kept, marked cut, and reading stops.
+        cut = "too-large";
+        return true;
+      }
       const message = merger.push(line);
       if (message === null) {
-        const error = streamErrorOf(line);
+        const error = streamErrorOf(line, secrets);
         if (error !== null) {
           const detail = redact(error, secrets);
           throw new PlatformError(
@@ -403,7 +419,7 @@ export function startChatRun(
     },
     messages: () => merger.messages(),
     answer() {
-      const messages = merger.messages();
+      const messages = [...merger.messages()];
       const answer = finalAnswer(messages);
       let incomplete: IncompleteReason | null = cut;
       if (incomplete === null && answer !== null) {

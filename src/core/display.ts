@@ -25,16 +25,22 @@ function mark(ch: string): string {
   return `⟨U+${code.toString(16).toUpperCase().padStart(4, "0")}⟩`;
 }
 
+/** Line feed, carriage return and tab: the layout of a multi-line text such as markdown. */
+const LAYOUT = new Set([0x0a, 0x0d, 0x09]);
+
 /**
  * The text with every invisible or reordering character shown as `⟨U+XXXX⟩`. A zero-width joiner or
  * non-joiner between two non-ASCII letters or pictographs is kept: there it is part of how Persian,
- * Hindi or an emoji sequence is written, and changes no order.
+ * Hindi or an emoji sequence is written, and changes no order. `keepLayout` keeps line breaks and
+ * tabs, for a text whose lines matter (the agent's markdown answer: its paragraphs, code blocks).
  */
-export function revealInvisible(text: string): string {
+export function revealInvisible(text: string, options: { keepLayout?: boolean } = {}): string {
+  INVISIBLE.lastIndex = 0;
   if (!INVISIBLE.test(text)) return text;
   INVISIBLE.lastIndex = 0;
   return text.replace(INVISIBLE, (ch, offset: number, whole: string) => {
     const code = ch.codePointAt(0);
+    if (options.keepLayout && code !== undefined && LAYOUT.has(code)) return ch;
     if (code === ZWJ || code === ZWNJ) {
       const before = [...whole.slice(0, offset)].pop() ?? "";
       const after = [...whole.slice(offset + ch.length)][0] ?? "";

@@ -83,29 +83,46 @@ export function isPlatformError(e: unknown): e is PlatformError {
   return e instanceof PlatformError;
 }
 
-/** Replaces every occurrence of each secret in `text` (secrets shorter than 4 characters are left: too common to matter). */
+/**
+ * Replaces every occurrence of each secret in `text`, as written and URL-encoded (a key echoed in a
+ * query string). Secrets shorter than 4 characters are left: too common to matter.
+ */
 export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
   let out = text;
   for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join("[redacted]");
+    if (!s || s.length < 4) continue;
+    for (const form of new Set([s, encodeURIComponent(s)])) out = out.split(form).join("[redacted]");
   }
   return out;
 }
 
-/** The error text a body carries: its JSON `message` or `error` field, else the raw text (trimmed, HTML tags dropped). */
-export function serviceMessageOf(body: string | null | undefined): string | null {
+/** Longest service message shown from a JSON `message`/`error` field. */
+const MAX_SERVICE_MESSAGE_CHARS = 500;
+/** Longest service message shown from an HTML or plain-text body. */
+const MAX_PLAIN_MESSAGE_CHARS = 300;
+
+/**
+ * The error text a body carries: its JSON `message` or `error` field, else the raw text (trimmed,
+ * HTML tags dropped). Redacted whole with `secrets` before it is cut to its display length, so a
+ * secret that straddles the cut shows none of its characters.
+ */
+export function serviceMessageOf(
+  body: string | null | undefined,
+  secrets: readonly (string | null | undefined)[] = [],
+): string | null {
   if (!body) return null;
   const text = body.trim();
   if (!text) return null;
+  const shown = (message: string, max: number) => redact(message, secrets).slice(0, max);
   try {
     const data = JSON.parse(text) as unknown;
     if (data && typeof data === "object") {
       const rec = data as Record<string, unknown>;
       for (const key of ["message", "error"]) {
         const v = rec[key];
-        if (typeof v === "string" && v.trim()) return v.trim().slice(0, 500);
+        if (typeof v === "string" && v.trim()) return shown(v.trim(), MAX_SERVICE_MESSAGE_CHARS);
         if (v && typeof v === "object" && typeof (v as Record<string, unknown>).message === "string") {
-          return String((v as Record<string, unknown>).message).slice(0, 500);
+          return shown(String((v as Record<string, unknown>).message), MAX_SERVICE_MESSAGE_CHARS);
         }
       }
     }
@@ -117,7 +134,7 @@ export function serviceMessageOf(body: string | null | undefined): string | null
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  return plain ? plain.slice(0, 300) : null;
+  return plain ? shown(plain, MAX_PLAIN_MESSAGE_CHARS) : null;
 }
 
 export interface ErrorContext {
@@ -171,7 +188,7 @@ export function errorFromStatus(
   ctx: ErrorContext = {},
 ): PlatformError {
   const detail = (() => {
-    const m = serviceMessageOf(body);
+    const m = serviceMessageOf(body, ctx.secrets ?? []);
     return m ? redact(m, ctx.secrets ?? []) : null;
   })();
   const credential = CREDENTIAL_NAMES[ctx.credential ?? "api-key"];

@@ -23,6 +23,12 @@ export const MAX_ANSWER_CHARS = 200_000;
 /** Longest single line of a chat stream: 1,000,000 characters. */
 export const MAX_CHAT_LINE_CHARS = 1_000_000;
 
+/**
+ * Most messages (distinct ids) one answer may hold: 1,000. A real answer has a few dozen (its steps
+ * and the final message); past this the answer so far is kept, marked cut, and reading stops.
+ */
+export const MAX_CHAT_MESSAGES = 1_000;
+
 /** Most bytes of one chat stream read before the answer is cut: 8 MB. */
 export const MAX_CHAT_STREAM_BYTES = 8 * 1024 * 1024;
 

@@ -67,6 +67,14 @@ export interface SettingsPatch {
   scimToken?: string;
   /** True: the user trusts this chat URL although it is not on the tenant's domain. */
   confirmChatUrl?: boolean;
+  /**
+   * The tenant URL the form showed when the API key or SCIM token was typed. A patch with one of
+   * those and no `tenantUrl` of its own must carry it, and is refused when it is no longer the
+   * stored one (another pane or sidebar changed the tenant since): see `requireSeenUrls`.
+   */
+  seenTenantUrl?: string;
+  /** The chat URL the form showed when the agent key was typed (as `seenTenantUrl`). */
+  seenChatUrl?: string;
 }
 
 /** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
@@ -81,6 +89,8 @@ const SettingsPatchSchema = z.object({
   agentApiKey: z.optional(z.string()),
   scimToken: z.optional(z.string()),
   confirmChatUrl: z.optional(z.boolean()),
+  seenTenantUrl: z.optional(z.string()),
+  seenChatUrl: z.optional(z.string()),
 });
 
 const FIELD_NAMES: Record<string, string> = {
@@ -94,6 +104,8 @@ const FIELD_NAMES: Record<string, string> = {
   agentApiKey: "The agent API key",
   scimToken: "The SCIM token",
   confirmChatUrl: "The chat URL confirmation",
+  seenTenantUrl: "The tenant URL shown",
+  seenChatUrl: "The agent chat URL shown",
 };
 
 const SETTINGS_FIELDS: Record<SettingsField, true> = {
@@ -315,6 +327,7 @@ export function mergeSettings(
   belongs: ChatUrlCheck,
 ): StoredSettings {
   const patch = parseSettingsPatch(rawPatch);
+  requireSeenUrls(current, patch);
   const next: StoredSettings = { ...current };
   const tenantUrl = trimmed(patch.tenantUrl);
   if (tenantUrl !== undefined) {
@@ -367,6 +380,55 @@ export function mergeSettings(
   if (patch.userAttributes !== undefined) next.userAttributes = patch.userAttributes;
   bindSecrets(current, next, patch);
   return next;
+}
+
+/**
+ * A secret is bound to the URL the user saw when typing it, not to whatever is stored when the
+ * save lands: two panes (or a pane and a sidebar) share one store, and a form opened before
+ * another one changed the tenant still shows the old URL. A patch that brings a secret either sets
+ * its URL itself, or says which URL its form showed (`seenTenantUrl`, `seenChatUrl`); that must be
+ * the one stored now. Every host's store applies this through `mergeSettings`.
+ */
+function requireSeenUrls(current: StoredSettings, patch: SettingsPatch): void {
+  const checks = [
+    {
+      secrets: [patch.apiKey, patch.scimToken],
+      set: patch.tenantUrl,
+      seen: patch.seenTenantUrl,
+      stored: current.tenantUrl,
+      field: "tenantUrl",
+      what: "tenant URL",
+      keys: "key",
+    },
+    {
+      secrets: [patch.agentApiKey],
+      set: patch.chatUrl,
+      seen: patch.seenChatUrl,
+      stored: current.chatUrl,
+      field: "chatUrl",
+      what: "agent chat URL",
+      keys: "agent key",
+    },
+  ] as const;
+  for (const c of checks) {
+    if (c.set !== undefined || !c.secrets.some((v) => v !== undefined && v.trim() !== "")) continue;
+    // Nothing stored yet: the key is bound to the first URL set, which no host has received.
+    if (c.seen === undefined && c.stored === "") continue;
+    if (c.seen === undefined) {
+      throw new PlatformError(
+        "bad-request",
+        `The ${c.keys} came without the ${c.what} it was typed for, so it was not saved. Open Settings again and paste it.`,
+        { field: c.field },
+      );
+    }
+    if (c.seen.trim() !== c.stored) {
+      throw new PlatformError(
+        "bad-request",
+        `The ${c.what} was changed elsewhere (in another pane or window) to ${originOf(c.stored) || "nothing"} while you typed, so the ${c.keys} was not saved and is sent nowhere. Check the ${c.what} and paste the ${c.keys} again.`,
+        { field: c.field },
+      );
+    }
+  }
 }
 
 const BINDINGS = [

@@ -137,10 +137,14 @@ export async function* iterateChunks(source: ByteSource): AsyncGenerator<Uint8Ar
 
 const LOOPBACK_V4 = /^127(\.\d{1,3}){3}$/;
 
-/** True for hosts on this machine: localhost, 127.0.0.0/8 and [::1]. */
+/**
+ * True for hosts on this machine: `localhost` itself, 127.0.0.0/8 and [::1]. Not a name under
+ * `.localhost`: a browser keeps those on this machine, but Node (the add-in server's relay) asks
+ * the system's resolver, which may answer with any address, and the key would travel there in clear.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
-  return h === "localhost" || h.endsWith(".localhost") || LOOPBACK_V4.test(h) || h === "[::1]" || h === "::1";
+  return h === "localhost" || LOOPBACK_V4.test(h) || h === "[::1]" || h === "::1";
 }
 
 /**

@@ -3,6 +3,7 @@
  * the disconnect rules). The address rules are the sandbox's own (`placement-rules.ts`), written from the
  * spec; a test runs the same addresses through the core's reading and expects the same answers.
  */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { DisconnectInputSchema, type Report } from "../core/schema.js";
 import { storedPlacements, withoutPlacement } from "./placement-rules.js";
 import { served } from "./placing.js";
@@ -64,16 +65,33 @@ interface Cursor {
   id: number;
 }
 
+/**
+ * Cursors are signed (HMAC-SHA256) with a secret made when the process starts, so the sandbox
+ * refuses a cursor it did not issue (docs/sandbox.md, Paging), including a well-formed one made by
+ * hand or one another run gave out.
+ */
+const CURSOR_SECRET = randomBytes(32);
+
+function cursorMac(payload: string): string {
+  return createHmac("sha256", CURSOR_SECRET).update(payload).digest("base64url");
+}
+
 function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
+  const payload = Buffer.from(JSON.stringify(c)).toString("base64url");
+  return `${payload}.${cursorMac(payload)}`;
 }
 
 function decodeCursor(text: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
-    if ((typeof c.k === "string" || typeof c.k === "number") && Number.isInteger(c.id)) return c;
-  } catch {
-    // Falls through to the 400.
+  const [payload = "", mac = "", ...rest] = text.split(".");
+  const expected = Buffer.from(cursorMac(payload));
+  const given = Buffer.from(mac);
+  if (rest.length === 0 && given.length === expected.length && timingSafeEqual(given, expected)) {
+    try {
+      const c = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Cursor;
+      if ((typeof c.k === "string" || typeof c.k === "number") && Number.isInteger(c.id)) return c;
+    } catch {
+      // Falls through to the 400.
+    }
   }
   throw new HttpError(400, "after is not a cursor this service gave out.");
 }

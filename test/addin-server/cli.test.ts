@@ -168,6 +168,13 @@ describe("npm run serve", () => {
     expect((await runAddinServer(["--port", "70000"])).status).toBe(2);
     expect((await runAddinServer(["--cert", "a.pem"])).status).toBe(2);
     expect((await runAddinServer(["--frobnicate"])).stderr).toContain('Unknown argument "--frobnicate"');
+    // The relay's wait and its load are bounded; a bound must be a positive whole number.
+    const timeout = await runAddinServer(["--port", "0", "--relay-timeout", "0"]);
+    expect(timeout.status).toBe(2);
+    expect(timeout.stderr).toContain("--relay-timeout must be a whole number from 1");
+    const inFlight = await runAddinServer(["--port", "0"], { RELAY_MAX_IN_FLIGHT: "lots" });
+    expect(inFlight.status).toBe(2);
+    expect(inFlight.stderr).toContain("RELAY_MAX_IN_FLIGHT must be a whole number from 1");
   });
 });
 

@@ -14,7 +14,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
 import { parseTenantList, TenantListError } from "../../src/addin-server/tenants.js";
 import { createPlatformClient } from "../../src/core/index.js";
@@ -54,6 +54,40 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
       "Access-Control-Allow-Origin": "*",
       // The relay's own signal: a tenant must not be able to forge it.
       "X-Relay-Error": "tenant-not-listed",
+    });
+    res.end("{}");
+  } else if (path === "/origin-wide") {
+    // Headers that act on the whole origin that serves them: through the relay, the add-in's.
+    res.writeHead(200, {
+      "Content-Type": "application/json",
+      ETag: '"v1"',
+      "Last-Modified": "Tue, 01 Jan 2030 00:00:00 GMT",
+      "Retry-After": "5",
+      "WWW-Authenticate": 'Bearer realm="tenant"',
+      "X-Request-Id": "req-42",
+      "Clear-Site-Data": '"storage", "cookies", "cache"',
+      NEL: '{"report_to":"t","max_age":86400}',
+      "Report-To": '{"group":"t","max_age":86400,"endpoints":[{"url":"https://collect.example.net"}]}',
+      "Reporting-Endpoints": 't="https://collect.example.net"',
+      "Alt-Svc": 'h3=":443"; ma=86400',
+      Refresh: "0; url=https://evil.example.net",
+      Link: "<https://evil.example.net/s.js>; rel=preload; as=script",
+      "Service-Worker-Allowed": "/",
+      "Cache-Control": "public, max-age=86400",
+      "Content-Security-Policy-Report-Only": "default-src 'none'; report-uri https://collect.example.net",
+      "Permissions-Policy": "camera=*",
+      "Cross-Origin-Opener-Policy": "unsafe-none",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      "Cross-Origin-Embedder-Policy": "unsafe-none",
+      "X-Frame-Options": "ALLOWALL",
+      "Origin-Agent-Cluster": "?0",
+      "Timing-Allow-Origin": "*",
+      "Accept-CH": "Sec-CH-UA-Full-Version-List",
+      "Critical-CH": "Sec-CH-UA-Full-Version-List",
+      "Supports-Loading-Mode": "credentialed-prerender",
+      "Speculation-Rules": '"https://evil.example.net/rules.json"',
+      "X-DNS-Prefetch-Control": "on",
+      "Set-Login": "logged-in",
     });
     res.end("{}");
   } else if (path === "/stream") {
@@ -127,6 +161,20 @@ describe("the relay", () => {
     for (const name of ["cookie", "x-custom", "x-forwarded-for", "referer", "origin"]) {
       expect(got.headers[name]).toBeUndefined();
     }
+    // Everything else the tenant receives is what Node's fetch (undici) adds to every request,
+    // none of it the user's; the relay names itself instead of Node's "node".
+    expect(got.headers).toEqual({
+      host: upstreamHost,
+      connection: "keep-alive",
+      authorization: "Bearer sk-secret-123",
+      "content-type": "application/json",
+      accept: "application/json",
+      "accept-language": "*",
+      "sec-fetch-mode": "cors",
+      "user-agent": "reporting-platform-addin-relay",
+      "accept-encoding": "gzip, deflate",
+      "content-length": String(body.length),
+    });
   });
 
   it("refuses a host that is not listed with a 403 JSON error and sends nothing", async () => {
@@ -183,6 +231,51 @@ describe("the relay", () => {
     expect(res.headers.get("retry-after")).toBe("3");
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("passes only the headers the pane reads: none that act on the add-in's whole origin", async () => {
+    const res = await fetch(`${server.url}/relay/${upstreamHost}/origin-wide`);
+    expect(res.status).toBe(200);
+    const passed = Object.fromEntries(res.headers);
+    // What the pane and the core read (content type, Retry-After, a request id, the challenge) and
+    // the caching validators cross; a tenant's answer is never kept by a cache, shared or not.
+    expect(passed).toMatchObject({
+      "content-type": "application/json",
+      etag: '"v1"',
+      "last-modified": "Tue, 01 Jan 2030 00:00:00 GMT",
+      "retry-after": "5",
+      "www-authenticate": 'Bearer realm="tenant"',
+      "x-request-id": "req-42",
+      "cache-control": "no-store",
+    });
+    // Every other header of the tenant stays at the add-in server: a Clear-Site-Data through the
+    // relay would erase the add-in's storage (where the keys are), a Report-To or NEL would send
+    // the origin's traffic reports to the tenant, an Alt-Svc or Link would steer later loads.
+    const own = new Set([
+      "content-security-policy",
+      "x-content-type-options",
+      "referrer-policy",
+      "date",
+      // The add-in server frames what it sends itself.
+      "content-length",
+      "connection",
+      "keep-alive",
+      "transfer-encoding",
+    ]);
+    const unexpected = Object.keys(passed).filter(
+      (name) =>
+        !own.has(name) &&
+        ![
+          "content-type",
+          "etag",
+          "last-modified",
+          "retry-after",
+          "www-authenticate",
+          "x-request-id",
+          "cache-control",
+        ].includes(name),
+    );
+    expect(unexpected).toEqual([]);
   });
 
   it("streams the answer: the first NDJSON line arrives before the tenant has finished", async () => {
@@ -298,6 +391,149 @@ describe("the relay", () => {
   });
 });
 
+describe("the relay's waits and its load", () => {
+  /** A tenant that answers as the test says, and tells when a request's socket closes. */
+  async function scriptedTenant(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+    const closed: Promise<void>[] = [];
+    const tenant = createServer((req, res) => {
+      closed.push(new Promise((r) => res.on("close", () => r())));
+      handler(req, res);
+    });
+    await new Promise<void>((r) => tenant.listen(0, "127.0.0.1", r));
+    const host = `127.0.0.1:${(tenant.address() as AddressInfo).port}`;
+    return {
+      host,
+      closed,
+      async stop() {
+        tenant.closeAllConnections();
+        await new Promise((r) => tenant.close(r));
+      },
+    };
+  }
+
+  it("gives up on a tenant that sends nothing: 504, and the tenant's connection is closed", async () => {
+    const tenant = await scriptedTenant(() => {});
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayTimeoutMs: 200,
+    });
+    try {
+      const res = await fetch(`${relaying.url}/relay/${tenant.host}/api/v1/deployments`);
+      expect(res.status).toBe(504);
+      expect(res.headers.get("x-relay-error")).toBe("tenant-timeout");
+      await tenant.closed[0];
+    } finally {
+      await relaying.close();
+      await tenant.stop();
+    }
+  });
+
+  it("a stream that stalls part-way is ended, and the tenant's connection closed", async () => {
+    const tenant = await scriptedTenant((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
+    });
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayTimeoutMs: 200,
+    });
+    try {
+      const res = await fetch(`${relaying.url}/relay/${tenant.host}/chat`, { method: "POST", body: "{}" });
+      expect(res.status).toBe(200);
+      // The read ends (with an error: the stream was cut) instead of waiting for ever.
+      await res.text().catch(() => "");
+      await tenant.closed[0];
+    } finally {
+      await relaying.close();
+      await tenant.stop();
+    }
+  });
+
+  it("holds a bounded number of requests at once: past it 503 with Retry-After, nothing sent", async () => {
+    const held: ServerResponse[] = [];
+    const tenant = await scriptedTenant((_req, res) => {
+      held.push(res);
+    });
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${tenant.host}`]),
+      relayMaxInFlight: 2,
+    });
+    try {
+      const first = [1, 2].map(() => fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`));
+      while (held.length < 2) await new Promise((r) => setImmediate(r));
+      const third = await fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`);
+      expect(third.status).toBe(503);
+      expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(third.headers.get("x-relay-error")).toBe("relay-busy");
+      expect(held).toHaveLength(2);
+      // Once they are answered, the relay takes requests again.
+      for (const res of held) res.end("{}");
+      for (const res of await Promise.all(first)) await res.text();
+      const fourth = fetch(`${relaying.url}/relay/${tenant.host}/api/v1/x`);
+      while (held.length < 3) await new Promise((r) => setImmediate(r));
+      held[2]!.end("{}");
+      expect((await fourth).status).toBe(200);
+    } finally {
+      await relaying.close();
+      await tenant.stop();
+    }
+  });
+});
+
+describe("the relay's log when a stream breaks", () => {
+  it("a tenant that breaks off and a pane that goes away each leave one log line, and nothing on the console", async () => {
+    const printed: unknown[][] = [];
+    const spies = (["error", "info", "log", "warn"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void printed.push(args)),
+    );
+    const lines: string[] = [];
+    const tenant = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ id: "__cutoff__" })}\n`);
+      // The tenant breaks off part-way; the other request is left open for the pane to leave.
+      if (req.url === "/broken") setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((r) => tenant.listen(0, "127.0.0.1", r));
+    const host = `127.0.0.1:${(tenant.address() as AddressInfo).port}`;
+    const relaying = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${host}`]),
+      log: (line) => lines.push(line),
+    });
+    try {
+      const broken = await fetch(`${relaying.url}/relay/${host}/broken`, { method: "POST", body: "{}" });
+      await broken.text().catch(() => "");
+      const leaving = new AbortController();
+      const left = await fetch(`${relaying.url}/relay/${host}/open`, {
+        method: "POST",
+        body: "{}",
+        signal: leaving.signal,
+      });
+      await left.body!.getReader().read();
+      leaving.abort();
+      await vi.waitFor(() => expect(lines.some((l) => l.includes("/open") && / ended: /.test(l))).toBe(true));
+      await vi.waitFor(() =>
+        expect(lines.some((l) => l.includes("/broken") && / ended: /.test(l))).toBe(true),
+      );
+      // Give the adapter the turn it would print in.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(printed).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await relaying.close();
+      tenant.closeAllConnections();
+      await new Promise((r) => tenant.close(r));
+    }
+  });
+});
+
 describe("the tenant list", () => {
   it("takes https origins and explicitly listed loopback http, matches host and port exactly", () => {
     const list = parseTenantList([
@@ -320,6 +556,8 @@ describe("the tenant list", () => {
 
   it("refuses plain http to a host that is not loopback, paths, and credentials", () => {
     expect(() => parseTenantList(["http://tenant.example.com"])).toThrow(TenantListError);
+    // Node resolves a name under .localhost through DNS: only IP literals and localhost itself.
+    expect(() => parseTenantList(["http://foo.localhost:4450"])).toThrow(TenantListError);
     expect(() => parseTenantList(["https://tenant.example.com/api"])).toThrow(/origin only/);
     expect(() => parseTenantList(["https://user:pw@tenant.example.com"])).toThrow(/origin only/);
     expect(() => parseTenantList(["ftp://tenant.example.com"])).toThrow(TenantListError);

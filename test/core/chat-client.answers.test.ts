@@ -13,6 +13,7 @@ import {
   createSyncAgentChat,
   MAX_ANSWER_CHARS,
   MAX_CHAT_LINE_CHARS,
+  MAX_CHAT_MESSAGES,
   MESSAGE_ID_PATTERN,
   newMessageId,
   type PlatformError,
@@ -142,6 +143,48 @@ describe("answer size limits", () => {
     expect(answer.answer?.length).toBe(MAX_ANSWER_CHARS);
     expect(answer.incomplete?.reason).toBe("too-large");
     expect(answer.incomplete?.message).toMatch(/200,000 characters/);
+  });
+});
+
+describe("a stream of many message ids", () => {
+  const manyIds = (n: number) =>
+    Array.from({ length: n }, (_, i) => line({ id: `step-${i}`, role: "assistant", content: `s${i}` })).join(
+      "",
+    );
+
+  it(`stops at ${MAX_CHAT_MESSAGES} messages: the answer so far shows, with the "cut" note naming the limit`, async () => {
+    const { chatUrl } = await serve(async (_req, res) => {
+      res.end(line(cutoff) + line(finalPiece("The answer.")) + manyIds(20_000) + line(usage));
+    });
+    let most = 0;
+    const answer = await chat(chatUrl).ask(
+      { input: "q" },
+      { onMessage: (_m, all) => (most = Math.max(most, all.length)) },
+    );
+    expect(answer.answer).toBe("The answer.");
+    expect(answer.messages.length).toBeLessThanOrEqual(MAX_CHAT_MESSAGES);
+    expect(most).toBeLessThanOrEqual(MAX_CHAT_MESSAGES);
+    expect(answer.incomplete?.reason).toBe("too-large");
+    expect(answer.incomplete?.message).toContain(`${MAX_CHAT_MESSAGES.toLocaleString("en-US")} messages`);
+  });
+
+  it("the synchronous runner (Apps Script) stops at the same number", () => {
+    const sync = createSyncAgentChat({
+      transport: () => ({
+        status: 200,
+        headers: {},
+        body: line(cutoff) + line(finalPiece("The answer.")) + manyIds(20_000) + line(usage),
+      }),
+      chatUrl: "https://ai.example.com/api/v1/public/acme/agents/7/chat/stream-chat-state",
+      apiKey: KEY,
+      sessionSettings: SESSION,
+      randomBytes: cryptoRandomBytes,
+      sleep: () => {},
+    });
+    const answer = sync.ask({ input: "q" });
+    expect(answer.answer).toBe("The answer.");
+    expect(answer.messages.length).toBeLessThanOrEqual(MAX_CHAT_MESSAGES);
+    expect(answer.incomplete?.reason).toBe("too-large");
   });
 });
 

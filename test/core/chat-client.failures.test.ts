@@ -1,6 +1,6 @@
 /** The chat client when things go wrong: refused requests, retries, a broken or hostile service. */
-import { afterEach, describe, expect, it } from "vitest";
-import { createAgentChat } from "../../src/core/index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createAgentChat, MAX_CHAT_LINE_CHARS, REQUEST_TIMEOUT_MS } from "../../src/core/index.js";
 import { fetchTransport, type Transport } from "../../src/core/transport.js";
 import {
   API_KEY,
@@ -257,5 +257,48 @@ describe("createAgentChat on hostile streams", () => {
     const result = await chatFor(server.chatUrl).chat.ask({ input: "q" });
     expect(result.answer).toBeNull();
     expect(result.chatId).toBe(CHAT_ID);
+  });
+});
+
+describe("Stop (/chat/abort) against a service that misbehaves", () => {
+  const CHAT = "https://ai.example.com/api/v1/public/acme/agents/7/chat/stream-chat-state";
+
+  it(`gives up after ${REQUEST_TIMEOUT_MS / 1000} s when the service never answers`, async () => {
+    vi.useFakeTimers();
+    try {
+      let released = false;
+      const silent: Transport = (request) =>
+        new Promise((_, reject) => {
+          request.signal?.addEventListener("abort", () => {
+            released = true;
+            reject(new DOMException("aborted", "AbortError"));
+          });
+        });
+      const { chat } = chatFor(CHAT, { transport: silent });
+      const stopping = rejection(chat.abort("c-1"));
+      await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+      const error = await stopping;
+      expect(error.kind).toBe("timeout");
+      // The request was abandoned, not left holding the connection.
+      expect(released).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads its answer up to a cap: an endless error body is not read whole", async () => {
+    let pulled = 0;
+    const chunk = encoder.encode("e".repeat(64 * 1024));
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const hostile: Transport = async () => ({ status: 500, headers: {}, body: endless });
+    const { chat } = chatFor(CHAT, { transport: hostile });
+    const error = await rejection(chat.abort("c-1"));
+    expect(error.kind).toBe("server");
+    expect(pulled * chunk.length).toBeLessThan(MAX_CHAT_LINE_CHARS + 4 * chunk.length);
   });
 });

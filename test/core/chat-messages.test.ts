@@ -172,3 +172,34 @@ describe("chat rules 2-4 on merged messages", () => {
     expect(conversationId(mergeChatMessages([{ id: "__cutoff__", state: null }]))).toBeNull();
   });
 });
+
+describe("merging is linear in the number of lines", () => {
+  /** Merges n lines of distinct ids, reading every message after each line, as a streaming chat does. */
+  function mergeReadingEachLine(n: number): number {
+    const merger = createMessageMerger();
+    let read = 0;
+    for (let i = 0; i < n; i++) {
+      merger.push({ id: `m-${i}`, role: "assistant", content: "x" });
+      read += merger.messages().length;
+    }
+    return read;
+  }
+
+  function bestOf(runs: number, work: () => void): number {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      work();
+      best = Math.min(best, performance.now() - start);
+    }
+    return best;
+  }
+
+  it("four times the ids costs about four times as much, not sixteen (a ratio, not a duration)", () => {
+    mergeReadingEachLine(1_000); // warm-up
+    const small = bestOf(5, () => mergeReadingEachLine(1_500));
+    const large = bestOf(5, () => mergeReadingEachLine(6_000));
+    // Linear: about 4. Rebuilding the list on every line (quadratic): about 16.
+    expect(large / small).toBeLessThan(9);
+  });
+});

@@ -50,6 +50,18 @@ describe("auth rules: authentication", () => {
     expect(() => requireSecureUrl("https://user:pw@tenant.example.com")).toThrow();
   });
 
+  it("rule 1: a name under .localhost is not loopback for plain http: Node resolves it through DNS", () => {
+    // A browser keeps *.localhost on this machine; Node (the add-in server's relay, the sandbox's
+    // clients) asks the resolver, which may answer with any address: the key would go there in clear.
+    for (const url of [
+      "http://foo.localhost:4450",
+      "http://a.b.localhost",
+      "http://localhost.attacker.example",
+    ]) {
+      expect(() => requireSecureUrl(url), url).toThrow(expect.objectContaining({ kind: "insecure-url" }));
+    }
+  });
+
   it("rule 2: the management API takes Authorization: Bearer <key>", async () => {
     service.handler = (_req, res) => json(res, 200, [{ id: 1, name: "Production" }]);
     const deployments = await client().listDeployments();

@@ -66,4 +66,34 @@ describe("the direct gateway (Excel, preview)", () => {
     for (const id of ids) expect(id).toMatch(/^\d{25}-message$/);
     expect(new Set(ids).size).toBe(2);
   });
+
+  it("a key typed in a stale form is refused, not bound to the tenant another pane stored since", async () => {
+    // Two panes share one store: pane 2 moves the tenant to B, pane 1 still shows A.
+    const store = createMemorySecretStore();
+    const { transport, sent } = recording();
+    const pane1 = createDirectGateway({ store, transport });
+    const pane2 = createDirectGateway({ store, transport });
+    await pane1.saveSettings({ tenantUrl: TENANT, apiKey: "sk-acme-1" });
+    const other = "https://other.platform.example";
+    await pane2.saveSettings({ tenantUrl: other, apiKey: "sk-other-1" });
+    // The user pastes A's new key in pane 1, whose form shows A.
+    await expect(pane1.saveSettings({ apiKey: "sk-acme-2", seenTenantUrl: TENANT })).rejects.toMatchObject({
+      kind: "bad-request",
+      field: "tenantUrl",
+      message: expect.stringContaining(other),
+    });
+    // Nothing changed: B keeps its own key, and A's key never goes to B.
+    await pane1.listDeployments();
+    expect(sent.map((r) => r.headers.Authorization)).toEqual(["Bearer sk-other-1"]);
+    // The same for the agent key and the chat URL the form showed.
+    await pane1.saveSettings({ chatUrl: CHAT.replace("/agents/7/", "/agents/8/"), agentApiKey: "ak-1" });
+    await expect(
+      pane2.saveSettings({ agentApiKey: "ak-2", seenChatUrl: CHAT, seenTenantUrl: other }),
+    ).rejects.toMatchObject({ kind: "bad-request", field: "chatUrl" });
+    // A key that comes without the address it was typed for is refused too.
+    await expect(pane1.saveSettings({ apiKey: "sk-acme-3" })).rejects.toMatchObject({ kind: "bad-request" });
+    // With the address still stored, it is saved.
+    await pane1.saveSettings({ apiKey: "sk-other-2", seenTenantUrl: other });
+    expect((await pane2.getSettings()).apiKeySet).toBe(true);
+  });
 });

@@ -253,6 +253,25 @@ describe("GET /deployments/{id}/reports and /reports/{id}", () => {
     }
   });
 
+  it("refuses a well-formed cursor it did not issue, and one issued by another run of the sandbox", async () => {
+    const path = "/api/v1/deployments/1/reports";
+    const issued = (await call(sandbox.url, `${path}?first=2`)).json.pageInfo.endCursor as string;
+    expect((await call(sandbox.url, `${path}?after=${encodeURIComponent(issued)}`)).status).toBe(200);
+    // The shape of a cursor this sandbox gives out, made by hand: skipping to any report.
+    const forged = Buffer.from(JSON.stringify({ k: 1100, id: 1100 })).toString("base64url");
+    expect((await call(sandbox.url, `${path}?after=${forged}`)).status).toBe(400);
+    // The issued one with a byte changed.
+    const last = issued.at(-1) === "A" ? "B" : "A";
+    expect((await call(sandbox.url, `${path}?after=${issued.slice(0, -1)}${last}`)).status).toBe(400);
+    // Another sandbox process has its own secret: its cursors mean nothing here.
+    const other = await spawnSandbox(seedWith(reports));
+    try {
+      expect((await call(other.url, `${path}?after=${encodeURIComponent(issued)}`)).status).toBe(400);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("an empty page has no cursor", async () => {
     const answer = await call(sandbox.url, "/api/v1/deployments/2/reports");
     expect(answer.json).toEqual({ items: [], pageInfo: { hasNextPage: false, endCursor: null } });

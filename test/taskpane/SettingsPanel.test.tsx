@@ -194,3 +194,100 @@ describe("the Settings form", () => {
     expect(host.calls.saveSettings).toEqual([]);
   });
 });
+
+describe("trusting a chat URL off the tenant's domain", () => {
+  const FIRST = "https://ai.first.net/agents/a1/chat/stream-chat-state";
+  const SECOND = "https://ai.second.net/agents/a1/chat/stream-chat-state";
+  const ON_DOMAIN = "https://ai.acme.example.com/agents/a1/chat/stream-chat-state";
+
+  /** A host that trusts an off-domain chat URL only when the patch confirms it (as mergeSettings does). */
+  function trustingHost(): FakeHost {
+    const host = new FakeHost();
+    host.settings = { ...CONNECTED, chatUrl: FIRST, chatUrlConfirmed: true };
+    const save = host.platform.saveSettings;
+    host.platform.saveSettings = async (patch) => {
+      const url = patch.chatUrl ?? host.settings.chatUrl;
+      const confirmed =
+        patch.confirmChatUrl ?? (url === host.settings.chatUrl && host.settings.chatUrlConfirmed);
+      if (!url.includes("acme.example.com") && !confirmed) {
+        host.calls.saveSettings.push(patch);
+        const chatHost = new URL(url).host;
+        throw new PlatformError(
+          "insecure-url",
+          `The agent chat URL (${chatHost}) is not part of the tenant acme.example.com. Use the chat URL of an agent of this tenant, or confirm that you trust ${chatHost}.`,
+          { field: "chatUrl" },
+        );
+      }
+      const saved = await save({ ...patch });
+      host.settings = { ...saved, chatUrlConfirmed: !url.includes("acme.example.com") && confirmed };
+      return host.settings;
+    };
+    return host;
+  }
+
+  function trustBox(root: HTMLElement): HTMLInputElement | null {
+    return root.querySelector<HTMLInputElement>('input[type="checkbox"]');
+  }
+
+  it("a new URL starts unticked: a second Save sends nothing there until the user ticks it", async () => {
+    const host = trustingHost();
+    view = await renderSettings(host);
+    // The stored URL was confirmed: its box shows, ticked.
+    expect(trustBox(view.container)?.checked).toBe(true);
+    await typeInto(fieldByLabel(view.container, "Agent chat URL"), SECOND);
+    await typeInto(fieldByLabel(view.container, "Agent API key"), "ak-for-second");
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.second.net"));
+    const box = trustBox(view.container);
+    expect(box).not.toBeNull();
+    expect(box?.checked).toBe(false);
+    expect(view.container.textContent).toContain("ai.second.net is not on the tenant's domain. I trust it");
+    // Save again without ticking: still refused, the key stays here.
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(host.calls.saveSettings.every((p) => p.confirmChatUrl !== true)).toBe(true);
+    expect(host.settings.chatUrl).toBe(FIRST);
+    expect(view.saved).toEqual([]);
+    // Ticked by the user, it is confirmed for that URL.
+    await click(trustBox(view.container)!);
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(host.settings.chatUrl).toBe(SECOND));
+    expect(host.calls.saveSettings.at(-1)).toMatchObject({ chatUrl: SECOND, confirmChatUrl: true });
+  });
+
+  it("a refusal covers the URL refused: another URL shows no box until the host refuses it too", async () => {
+    const host = trustingHost();
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "Agent chat URL"), SECOND);
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(fieldError(view!.container, "Agent chat URL")).toContain("ai.second.net"));
+    await typeInto(fieldByLabel(view.container, "Agent chat URL"), ON_DOMAIN);
+    // The tenant's own agent needs no trust: no box claims it is off the tenant's domain, and the
+    // refusal of the other URL no longer stands at the field as if it were this one's.
+    expect(view.container.textContent).not.toContain("not on the tenant's domain");
+    expect(trustBox(view.container)).toBeNull();
+    expect(fieldError(view.container, "Agent chat URL")).toBeNull();
+    expect(view.container.textContent).not.toContain("ai.second.net");
+  });
+});
+
+describe("a key typed in Settings", () => {
+  it("carries the URL the form showed, so a store changed meanwhile can refuse it", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host, { settings: { ...CONNECTED } });
+    // Another pane moves the tenant and the chat URL; this form still shows the old ones.
+    host.settings = { ...CONNECTED, tenantUrl: "https://other.example.com", chatUrl: "" };
+    await typeInto(fieldByLabel(view.container, "API key"), "sk-typed");
+    await typeInto(fieldByLabel(view.container, "Agent API key"), "ak-typed");
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(host.calls.saveSettings).toEqual([
+      {
+        apiKey: "sk-typed",
+        agentApiKey: "ak-typed",
+        seenTenantUrl: CONNECTED.tenantUrl,
+        seenChatUrl: CONNECTED.chatUrl,
+      },
+    ]);
+  });
+});

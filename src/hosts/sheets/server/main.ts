@@ -321,9 +321,12 @@ export function loadSidebarChunks(names: string[]): Envelope<string[]> {
     }
     return names.map((name) => {
       if (typeof name !== "string" || !SIDEBAR_CHUNKS.includes(name)) {
+        // Only a string is quoted: String() of a JSON-legal object ({"toString": 1}, an array
+        // nested thousands deep) throws, and a script error must never answer a bad argument.
+        const shown = typeof name === "string" ? name.slice(0, 60) : "not a file name";
         throw new PlatformError(
           "bad-request",
-          `The sidebar asked for code the add-on does not have (${String(name).slice(0, 60)}). Close and reopen the sidebar.`,
+          `The sidebar asked for code the add-on does not have (${shown}). Close and reopen the sidebar.`,
         );
       }
       const content = HtmlService.createHtmlOutputFromFile(name).getContent();

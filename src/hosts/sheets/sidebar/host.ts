@@ -244,8 +244,14 @@ export function createSheetsHost(
         throw error;
       }
       // The whole answer arrived at once: hand the pane its messages in order, as a stream would.
-      const so = answer.messages;
-      if (onMessage) for (let i = 0; i < so.length; i++) onMessage(so[i]!, so.slice(0, i + 1));
+      // One growing list, not a copy per message: linear in the number of messages.
+      if (onMessage) {
+        const so: AgentAnswer["messages"][number][] = [];
+        for (const message of answer.messages) {
+          so.push(message);
+          onMessage(message, so);
+        }
+      }
       return answer;
     },
     async abortChat(chatId) {

@@ -117,6 +117,17 @@ describe("saved keys stay with the origin they were saved for", () => {
     expect(w.requests).toEqual([]);
   });
 
+  it("a key typed in a sidebar still showing the old tenant is refused, not bound to the new one", () => {
+    const w = world();
+    // Another sidebar (or the pane) moved the tenant; this one still shows TENANT.
+    const moved = "https://acme-reporting.example.net";
+    callOk(w, "saveSettings", { tenantUrl: moved, chatUrl: "", apiKey: "sk-for-moved" });
+    const error = callError(w, "saveSettings", { apiKey: "sk-for-old-tenant", seenTenantUrl: TENANT });
+    expect(error.kind).toBe("bad-request");
+    expect(error.message).toContain(moved);
+    expect([...w.properties.user.values()].join("")).not.toContain("sk-for-old-tenant");
+  });
+
   it("a look-alike chat URL (attacker.co.uk for acme.co.uk) is refused", () => {
     const w = world();
     callOk(w, "saveSettings", { tenantUrl: "https://acme.co.uk", chatUrl: "", apiKey: API_KEY });

@@ -127,6 +127,20 @@ describe("loadSidebarChunks (the sidebar's lazily loaded code)", () => {
     }
     expect(world.htmlFilesRead.filter((f) => f !== settingsChunk())).toEqual([]);
   });
+
+  it("answers bad-request, not a script error, for JSON-legal values no string conversion survives", () => {
+    const world = loadAppsScript();
+    // An object whose toString is not a function, and an array nested past the stack's depth: both
+    // are plain JSON, and both made the name's String() throw inside the script.
+    let deep: unknown = "SidebarChunk_x";
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    for (const name of [{ toString: 1 }, { toString: "x", valueOf: 2 }, deep]) {
+      const error = callError(world, "loadSidebarChunks", [settingsChunk(), name]);
+      expect(error.kind).toBe("bad-request");
+      expect(error.message).toMatch(/does not have .*Close and reopen the sidebar/);
+    }
+    expect(world.htmlFilesRead.filter((f) => f !== settingsChunk())).toEqual([]);
+  });
 });
 
 describe("the pane's calls", () => {

@@ -99,7 +99,11 @@ describe("settings in the user's properties, within Apps Script's limits", () =>
   it("a key too long for a property is refused, naming the field and the limit; the saved key stays", () => {
     const w = configured();
     const pasted = `sk-${"A".repeat(12_000)}`;
-    const error = callError(w, "saveSettings", { apiKey: pasted, email: "new@example.com" });
+    const error = callError(w, "saveSettings", {
+      apiKey: pasted,
+      seenTenantUrl: TENANT,
+      email: "new@example.com",
+    });
     expect(error.kind).toBe("bad-request");
     expect(error.message).toMatch(/API key/);
     expect(error.message).toMatch(/8,000 bytes/);
