@@ -26,6 +26,7 @@ import type { PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { AgentIdentityLine, type AgentIdentityValue, SeeAsAnotherUser } from "./AgentIdentity.js";
 import { Composer } from "./Composer.js";
 import { errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
+import { COMPOSER_HEIGHT } from "./stickyHeader.js";
 import { type Step, type Turn, TurnAnswer, TurnSteps } from "./TurnView.js";
 
 const useStyles = makeStyles({
@@ -305,6 +306,23 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
         placeholder={chatId ? "Ask a follow-up" : "Type a question"}
         questionRef={questionRef}
       />
+      <ComposerHeight />
     </div>
   );
+}
+
+/** Keeps the chat's question box height on its section (mounted with the chat, after it). */
+function ComposerHeight() {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const section = ref.current?.closest("section");
+    const form = section?.querySelector("form");
+    if (!section || !form || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      section.style.setProperty(COMPOSER_HEIGHT, `${form.offsetHeight + 8}px`);
+    });
+    observer.observe(form);
+    return () => observer.disconnect();
+  }, []);
+  return <span ref={ref} hidden />;
 }

@@ -15,7 +15,7 @@ import {
   tokens,
   useId,
 } from "@fluentui/react-components";
-import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useCallback, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import {
@@ -42,7 +42,7 @@ import { ReportsView } from "./ReportsView.js";
 import { LoadingRows } from "./RetryBar.js";
 import { createRefreshHandle } from "./refreshHandle.js";
 import type { RefreshRun } from "./refreshRun.js";
-import { HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
+import { COMPOSER_HEIGHT, HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
 import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
@@ -50,7 +50,6 @@ const AgentChat = lazy(() => import("./AgentChat.js"));
 const SettingsPanel = lazy(() => import("./SettingsPanel.js"));
 
 /** The pinned question box's height, kept on the chat section for its turns' scroll margin. */
-const COMPOSER_HEIGHT = "--pane-composer-height";
 
 const useStyles = makeStyles({
   root: {
@@ -177,7 +176,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
       ? createRefreshHandle({
           host,
           workbook: () => live.current.liveWorkbook(),
-          onReport: (report) => live.current.applyReport(report),
+          onReport: (report, epoch) => live.current.applyReport(report, epoch),
           notify,
         })
       : undefined,
@@ -337,7 +336,6 @@ function Pane({ host }: { host: SpreadsheetHost }) {
                 </Subtitle2>
                 <Suspense fallback={<LoadingRows count={2} />}>
                   <AgentChat host={host} settings={state.settings} onOpenSettings={openSettings} />
-                  <ComposerHeight />
                 </Suspense>
               </section>
             ) : (
@@ -348,22 +346,6 @@ function Pane({ host }: { host: SpreadsheetHost }) {
       </main>
     </div>
   );
-}
-
-/** Keeps the chat's question box height on its section (mounted with the chat, after it). */
-function ComposerHeight() {
-  const ref = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    const section = ref.current?.closest("section");
-    const form = section?.querySelector("form");
-    if (!section || !form || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      section.style.setProperty(COMPOSER_HEIGHT, `${form.offsetHeight + 8}px`);
-    });
-    observer.observe(form);
-    return () => observer.disconnect();
-  }, []);
-  return <span ref={ref} hidden />;
 }
 
 function cellText(context: ActiveContext): string {

@@ -1,7 +1,9 @@
 /**
- * A refresh in progress (docs/pane.md, "Refresh"): "N of M refreshed" with Stop, and the question
- * asked before cells that are not a placement's are overwritten (Overwrite / Cancel), with focus on
- * it and given back to where it was after the answer. Loaded with the first refresh.
+ * Refresh all and a refresh in progress (docs/pane.md, "Refresh"), in one place under the list's
+ * heading: the Refresh all button; while a run goes, "N of M refreshed" with Stop in its place; and
+ * the question asked before cells that are not a placement's are overwritten (Overwrite / Cancel),
+ * with focus on it and given back to where it was after the answer. Loaded apart from the first
+ * screen's script (prefetched when the browser is idle after the first list).
  */
 import { Button, Caption1, makeStyles, Spinner, tokens } from "@fluentui/react-components";
 import { useEffect, useRef } from "react";
@@ -21,7 +23,7 @@ const useStyles = makeStyles({
 });
 
 /** "N of M refreshed" with Stop while a run goes, and the overwrite question when one is asked. */
-export default function RefreshProgress({ run }: { run: RefreshRun }) {
+export default function RefreshBar({ run, count }: { run: RefreshRun; count: number }) {
   const styles = useStyles();
   const state = useRefreshRun(run);
   const questionRef = useRef<HTMLDivElement>(null);
@@ -54,6 +56,13 @@ export default function RefreshProgress({ run }: { run: RefreshRun }) {
 
   return (
     <>
+      {!state.running && count > 0 ? (
+        <div>
+          <Button size="small" data-refresh-all="" onClick={() => void run.start({ kind: "all" })}>
+            Refresh all
+          </Button>
+        </div>
+      ) : null}
       {state.running ? (
         <div className={styles.progress}>
           <Spinner size="tiny" aria-hidden />

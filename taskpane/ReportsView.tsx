@@ -9,7 +9,6 @@ import type { SettingsField } from "./errorMessage.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
-import { RefreshAllButton } from "./RefreshControls.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
 import type { RefreshRun } from "./refreshRun.js";
 import type { PaneState } from "./usePaneState.js";
@@ -41,8 +40,8 @@ const useStyles = makeStyles({
   },
 });
 
-// Shown only while a refresh runs: loaded with it.
-const RefreshProgress = lazy(() => import("./RefreshProgress.js"));
+// Refresh all and a run's progress: loaded apart from the first screen (prefetched when idle).
+const RefreshBar = lazy(() => import("./RefreshProgress.js"));
 
 const NO_RUN = { subscribe: () => () => {}, getSnapshot: () => null };
 
@@ -139,11 +138,10 @@ export function ReportsView({
               </Badge>
             ) : null}
           </Subtitle2>
-          {run ? <RefreshAllButton run={run} count={state.here.length} /> : null}
         </div>
-        {run && (runState?.running || runState?.question) ? (
+        {run ? (
           <Suspense fallback={null}>
-            <RefreshProgress run={run} />
+            <RefreshBar run={run} count={state.here.length} />
           </Suspense>
         ) : null}
         {state.here.length === 0 ? (

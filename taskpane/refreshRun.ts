@@ -47,10 +47,13 @@ const IDLE: RefreshRunState = {
 
 export interface RefreshRunDeps {
   host: SpreadsheetHost;
-  /** This workbook's placements and sheets as the pane shows them now. */
-  workbook(): { here: readonly PlacedReport[]; sheets: readonly SheetRef[] };
-  /** A report the service recorded a refresh on: the list shows it (Up to date, refreshed just now). */
-  onReport(report: Report): void;
+  /** This workbook's placements and sheets as the pane shows them now, and the settings' epoch. */
+  workbook(): { here: readonly PlacedReport[]; sheets: readonly SheetRef[]; epoch: number };
+  /**
+   * A report the service recorded a refresh on: the list shows it (Up to date, refreshed just now),
+   * unless the settings changed since the run began (`epoch`): then it is void.
+   */
+  onReport(report: Report, epoch: number): void;
   notify(notice: Notice): void;
 }
 
@@ -117,9 +120,11 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
     // The planner loads with the first refresh: the first screen does without it.
     set({ running: true, total: 0, refreshed: 0, finished: 0, stopping: false, question: null });
     let plan: ReturnType<typeof import("../src/core/refresh-plan.js").planRefresh>;
+    let epoch = 0;
     try {
       const { planRefresh } = await import("../src/core/refresh-plan.js");
-      const { here, sheets } = deps.workbook();
+      const { here, sheets, epoch: current } = deps.workbook();
+      epoch = current;
       plan = planRefresh(here, scope, sheets);
     } catch (error) {
       set({ running: false });
@@ -154,7 +159,7 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
           }),
         onOutcome: (o) => {
           if (o.status === "refreshed") {
-            deps.onReport(o.report);
+            deps.onReport(o.report, epoch);
             setRow(o.item.placement.key, null);
           } else setRow(o.item.placement.key, { kind: "not-refreshed", text: o.message });
           set({

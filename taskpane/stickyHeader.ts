@@ -25,3 +25,6 @@ export function useStickyHeaderHeight<T extends HTMLElement>(): RefObject<T | nu
   }, []);
   return ref;
 }
+
+/** The chat's question box height, kept on its section by the chat (AgentChat's ComposerHeight). */
+export const COMPOSER_HEIGHT = "--pane-composer-height";

@@ -85,10 +85,13 @@ export interface PaneState {
   disconnectAt(at?: ActiveContext): Promise<Outcome>;
   /** Disconnects one listed placement (for example one on a recreated tab, under no cell). */
   disconnectPlacement(placement: PlacedReport): Promise<Outcome>;
-  /** Shows a report as the service returned it (a refresh recorded on it). */
-  applyReport(report: Report): void;
-  /** This workbook's placements and sheets as they are now (not as the last render saw them). */
-  liveWorkbook(): { here: PlacedReport[]; sheets: SheetInfo[] };
+  /**
+   * Shows a report as the service returned it (a refresh recorded on it), unless the settings
+   * changed since `epoch` (then the answer belongs to the old settings and is void).
+   */
+  applyReport(report: Report, epoch: number): void;
+  /** This workbook's placements and sheets as they are now (not as the last render saw them), and the settings' epoch. */
+  liveWorkbook(): { here: PlacedReport[]; sheets: SheetInfo[]; epoch: number };
 }
 
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
@@ -446,14 +449,20 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   }, [host, disconnectAt, setContext]);
 
   const applyReport = useCallback(
-    (report: Report) => {
-      if (mounted.current) setReports(replaceReport(live.current.reports, report));
+    (report: Report, epoch: number) => {
+      if (mounted.current && epoch === settingsEpoch.current) {
+        setReports(replaceReport(live.current.reports, report));
+      }
     },
     [setReports],
   );
   const liveWorkbook = useCallback(() => {
     const { reports: now, context: at, sheets: known } = live.current;
-    return { here: splitByWorkbook(placedOf(now), at?.workbookId ?? "").here, sheets: known };
+    return {
+      here: splitByWorkbook(placedOf(now), at?.workbookId ?? "").here,
+      sheets: known,
+      epoch: settingsEpoch.current,
+    };
   }, [placedOf]);
 
   return {

@@ -12,7 +12,11 @@
  */
 
 import { formatCell, parseCell } from "../../core/location.js";
-import type { CellBlock, CellRead } from "../../core/refresh-flow.js";
+import type { CellBlock, CellRead, RefreshOutcome } from "../../core/refresh-flow.js";
+import type { RefreshItem } from "../../core/refresh-plan.js";
+import type { DirectGateway } from "../direct-gateway.js";
+import { refreshWithGateway } from "../direct-refresh.js";
+import type { RefreshHandlers } from "../host.js";
 import type { ExcelApi } from "./office.js";
 
 function isItemNotFound(error: unknown): boolean {
@@ -97,4 +101,14 @@ export function createExcelCells(Excel: Pick<ExcelApi, "run">): ExcelCells {
       });
     },
   };
+}
+
+/** The Excel host's refresh: the core's flow over these cells and the direct gateway. */
+export function refreshInExcel(
+  items: readonly RefreshItem[],
+  handlers: RefreshHandlers,
+  gateway: Pick<DirectGateway, "loadReportData" | "recordRefresh">,
+  Excel: Pick<ExcelApi, "run">,
+): Promise<RefreshOutcome[]> {
+  return refreshWithGateway(items, handlers, gateway, createExcelCells(Excel));
 }

@@ -333,11 +333,8 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
 
     async refreshPlacements(items, handlers) {
       // Writing cells loads with the first refresh: the first screen does without it.
-      const [{ refreshWithGateway }, { createExcelCells }] = await Promise.all([
-        import("../direct-refresh.js"),
-        import("./cells.js"),
-      ]);
-      return refreshWithGateway(items, handlers, platform, createExcelCells(Excel));
+      const { refreshInExcel } = await import("./cells.js");
+      return refreshInExcel(items, handlers, platform, Excel);
     },
 
     onCommand(listener) {
