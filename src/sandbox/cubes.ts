@@ -4,6 +4,10 @@
  * Its rows are written out in the seed (`rows`) or made by a small seeded generator (`generator`), so
  * a demo can hold tens of thousands of rows without a large file and every run has the same ones.
  */
+// First: zod's jitless setting (core/zod.ts) before any schema here is built. In a page whose
+// policy forbids eval (the preview), zod probes `new Function` when an object schema is built
+// without it, and the browser reports the refused probe as a policy violation.
+import "../core/zod.js";
 import { z } from "zod";
 
 /** A member's short name: `region` in `orders.region`. */

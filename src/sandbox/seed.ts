@@ -4,6 +4,10 @@
  * the sandbox's own (docs/sandbox.md, "Seed format"). Unknown top-level fields are refused so that a typo
  * ("deployment" for "deployments") is named instead of silently ignored.
  */
+// First: zod's jitless setting (core/zod.ts) before any schema here is built. In a page whose
+// policy forbids eval (the preview), zod probes `new Function` when an object schema is built
+// without it, and the browser reports the refused probe as a policy violation.
+import "../core/zod.js";
 import { z } from "zod";
 import { ReportPlacementSchema, ReportSchema } from "../core/schema.js";
 import { type CubeData, CubeSeed, cubeProblems } from "./cubes.js";

@@ -139,4 +139,21 @@ describe("Refresh", () => {
       .toContain("Refreshed Top 10 Products at Summary!H2:J17.");
     expect(await cell(page, "H15").getAttribute("data-value")).not.toBe(before);
   });
+
+  test("the report's owner changes its query (the preview's cell menu): the placement turns Out of date, Refresh brings it back", async () => {
+    const page = await open();
+    const where = "Summary!B2:F8";
+    expect(await placementItem(page, where).textContent()).toContain("Up to date");
+    await cell(page, "C4").click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Change this report's query (sandbox)" }).click();
+    await expect
+      .poll(() => placementItem(page, where).textContent(), { timeout: 20_000 })
+      .toContain("Out of date");
+    await cell(page, "C4").click();
+    const card = paneOf(page).getByTestId("selected-cell-card");
+    await card.getByRole("button", { name: "Refresh", exact: true }).click();
+    await expect
+      .poll(() => placementItem(page, where).textContent(), { timeout: 30_000 })
+      .toContain("Up to date");
+  });
 });

@@ -46,6 +46,11 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
     workbook.setStatus({ tone: outcome.ok ? "success" : "error", text: outcome.message });
   }, [host, workbook, sheet.name]);
 
+  const changeQueryHere = useCallback(async () => {
+    const outcome = await host.changeQueryHere();
+    workbook.setStatus({ tone: outcome.ok ? "info" : "error", text: outcome.message });
+  }, [host, workbook]);
+
   const recreate = useCallback(
     (sheetId: string) => {
       workbook.recreateSheet(sheetId);
@@ -60,10 +65,13 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
         x,
         y,
         returnFocus: from,
-        items: [{ label: "Disconnect report here", onSelect: () => void disconnectHere() }],
+        items: [
+          { label: "Disconnect report here", onSelect: () => void disconnectHere() },
+          { label: "Change this report's query (sandbox)", onSelect: () => void changeQueryHere() },
+        ],
       });
     },
-    [disconnectHere],
+    [disconnectHere, changeQueryHere],
   );
 
   const onTabMenu = useCallback(

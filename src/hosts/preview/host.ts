@@ -3,6 +3,8 @@
  * interface Excel and Google Sheets implement. Thin: it reads and changes the workbook, forwards the
  * cell menu's command, and hands the pane a gateway that calls the service from the page.
  */
+import { placedReports } from "../../core/placement-view.js";
+import { findPlacementAt } from "../../core/placements.js";
 import type { DirectGateway } from "../direct-gateway.js";
 import { refreshWithGateway } from "../direct-refresh.js";
 import type {
@@ -24,7 +26,19 @@ export type PreviewGateway = PlatformGateway &
 
 type CommandOutcome = import("../host.js").Outcome;
 
+/** What the preview's page can ask of its sandbox beyond the service's API (docs/sandbox.md). */
+export interface PreviewSandbox {
+  /** The report's owner changes its query on the platform: its placements turn Out of date. */
+  changeQuery(deploymentId: number, reportId: number): Promise<void>;
+}
+
 export interface PreviewHost extends SpreadsheetHost {
+  /**
+   * "Change this report's query" from the cell menu: the report under the active cell changes on
+   * the sandbox, and the pane reloads its list (the placement reads Out of date). Resolves with what
+   * the workbook's status bar says.
+   */
+  changeQueryHere(): Promise<CommandOutcome>;
   /**
    * Sends "disconnect-here" at the active cell to the pane, as Excel's cell menu does, and resolves
    * with what the pane reports back.
@@ -53,7 +67,11 @@ function signature(workbook: PreviewWorkbook): string {
   return JSON.stringify([contextOf(workbook), s.sheets]);
 }
 
-export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGateway): PreviewHost {
+export function createPreviewHost(
+  workbook: PreviewWorkbook,
+  gateway: PreviewGateway,
+  sandbox?: PreviewSandbox,
+): PreviewHost {
   // The pane replaces a report with the one a disconnect returns; the workbook shades the same.
   const platform: PlatformGateway = {
     getSettings: () => gateway.getSettings(),
@@ -70,6 +88,7 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
   };
 
   const contextListeners = createListeners<[ActiveContext]>();
+  const workbookListeners = createListeners<[]>();
   const commandListeners = createListeners<[HostCommand]>();
   const themeListeners = createListeners<["light" | "dark"]>();
 
@@ -152,6 +171,27 @@ export function createPreviewHost(workbook: PreviewWorkbook, gateway: PreviewGat
 
     onCommand(listener) {
       return commandListeners.add(listener);
+    },
+
+    onWorkbookChanged(listener) {
+      return workbookListeners.add(listener);
+    },
+
+    async changeQueryHere() {
+      const context = contextOf(workbook);
+      const here = findPlacementAt(placedReports([...workbook.getSnapshot().reports]), context);
+      if (!here) return { ok: false, message: "No report is placed at this cell." };
+      if (!sandbox) return { ok: false, message: "This page has no sandbox to change the report on." };
+      try {
+        await sandbox.changeQuery(here.report.deploymentId, here.report.id);
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      workbookListeners.notify();
+      return {
+        ok: true,
+        message: `The owner of ${here.report.name} changed its query on the platform: its placements are now Out of date.`,
+      };
     },
 
     disconnectHere() {

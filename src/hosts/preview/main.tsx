@@ -76,7 +76,21 @@ async function start() {
     globalThis.sessionStorage,
   );
   const gateway = createDirectGateway({ store, defaults: config.defaults });
-  const host = createPreviewHost(workbook, gateway);
+  // The sandbox's own route for a report's owner changing its query (docs/sandbox.md).
+  const host = createPreviewHost(workbook, gateway, {
+    async changeQuery(deploymentId, reportId) {
+      const settings = config.defaults;
+      const answer = await fetch(`${config.sandboxUrl}/sandbox/reports/${reportId}/change-query`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${settings.apiKey ?? ""}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+      if (!answer.ok)
+        throw new Error(
+          `The sandbox did not change report ${reportId} of deployment ${deploymentId} (${answer.status}).`,
+        );
+    },
+  });
 
   // The light or dark choice survives a reload (localStorage: the one word, no settings or keys).
   let themeStorage: Storage | undefined;
