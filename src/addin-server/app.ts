@@ -6,6 +6,9 @@
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { registerHealthRoutes, ServerState } from "./health.js";
+import { type RequestLogEntry, requestLogging } from "./logging.js";
+import { registerManifestRoutes, type ServedManifests } from "./manifests.js";
 import { RELAY_PREFIX, relay } from "./relay.js";
 import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
@@ -29,6 +32,15 @@ export interface AddinAppOptions {
   fetch?: typeof fetch;
   /** One line per request: method, path, status. Never a header value, a query or a body. */
   log?: (line: string) => void;
+  /**
+   * The structured request log (logging.ts), one entry per request once its answer has ended;
+   * replaces the page lines of `log` when given.
+   */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /** The server's phase for `/readyz` (health.ts); ready when not given. */
+  state?: ServerState;
+  /** The manifests rendered for the public URL (manifests.ts); the built files when null. */
+  manifests?: () => ServedManifests | null;
 }
 
 /** Vite names built files `name-<hash>.js`: those never change and may be cached for good. */
@@ -48,6 +60,14 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   const headers = securityHeaders(options.secure, false, options.frameAncestors);
   const relayHeaders = securityHeaders(options.secure, true);
   const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
+  const state = options.state ?? Object.assign(new ServerState(), { readiness: "ready" as const });
+
+  app.use(
+    requestLogging({
+      tenants: options.tenants,
+      ...(options.requestLog ? { onRequest: options.requestLog } : {}),
+    }),
+  );
 
   app.use(async (c, next) => {
     const started = Date.now();
@@ -60,10 +80,14 @@ export function createAddinApp(options: AddinAppOptions): Hono {
     const relayed = pathname.startsWith(RELAY_PREFIX);
     for (const [name, value] of Object.entries(relayed ? relayHeaders : headers))
       c.res.headers.set(name, value);
-    if (!relayed) {
+    if (!relayed && !options.requestLog) {
       options.log?.(`${c.req.method} ${pathname} ${c.res.status} ${Date.now() - started}ms`);
     }
   });
+
+  // The probes and the manifests rendered for this server's address: the operational routes.
+  registerHealthRoutes(app, state);
+  registerManifestRoutes(app, options.manifests ?? (() => null));
 
   app.all(`${RELAY_PREFIX}*`, (c) =>
     relay(c.req.raw, {

@@ -1,20 +1,28 @@
 /**
  * `npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]... [--cert <file> --key <file> |
- * --dev-certs] [--dist <dir>] [--quiet]`: the add-in server an admin deploys for Excel.
+ * --dev-certs] [--dist <dir>] [--quiet] [--public-url <url>] [--shutdown-grace-ms <ms>]
+ * [--log-format json|text]`: the add-in server an admin deploys for Excel. Built for production as
+ * dist/server/main.js (tooling/server/build.ts), which takes the same flags.
  *
  * Prints exactly one line on stdout when ready: its base URL. Everything else (one line per
  * request, never a header value or body) goes to stderr. Bad arguments exit with status 2, a port in
- * use or a missing build with status 1; SIGINT/SIGTERM stop it cleanly (status 0).
+ * use or a missing build with status 1; SIGINT/SIGTERM stop it cleanly (status 0), after letting the
+ * requests in flight finish within the grace period (lifecycle.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { devCertificate } from "./dev-certs.js";
+import { join, resolve } from "node:path";
+import { formatRequestLog } from "./logging.js";
+import {
+  defaultDistDir,
+  OPERATIONS_USAGE,
+  type OperationalFlags,
+  type OperationalOptions,
+  OperationsError,
+  parseOperationalOptions,
+} from "./operations.js";
 import { FrameAncestorsError, parseFrameAncestors } from "./security-headers.js";
 import { startAddinServer } from "./server.js";
 import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
@@ -27,7 +35,8 @@ const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <o
   --dist       the built pane (default dist/excel, from npm run build)
   --frame-ancestors <sources>
                who may frame the pages, space- or comma-separated ('self', https://host, https://*.host;
-               also env FRAME_ANCESTORS); default: Microsoft 365, Teams and the sovereign clouds`;
+               also env FRAME_ANCESTORS); default: Microsoft 365, Teams and the sovereign clouds
+${OPERATIONS_USAGE}`;
 
 interface Args {
   port: number;
@@ -40,6 +49,7 @@ interface Args {
   quiet: boolean;
   /** Null: the default list. */
   frameAncestors: string[] | null;
+  operations: OperationalOptions;
 }
 
 function fail(message: string, status = 2): never {
@@ -56,13 +66,14 @@ function portNumber(text: string, name: string): number {
 function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const tenantFlags: string[] = [];
   const frameFlags: string[] = [];
-  const args: Omit<Args, "tenants" | "frameAncestors"> = {
+  const operationFlags: OperationalFlags = {};
+  const args: Omit<Args, "tenants" | "frameAncestors" | "operations"> = {
     port: env.PORT ? portNumber(env.PORT, "PORT") : 3000,
     host: "127.0.0.1",
     cert: null,
     key: null,
     devCerts: false,
-    dist: join(ROOT, "dist/excel"),
+    dist: defaultDistDir(import.meta.url),
     quiet: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -103,6 +114,15 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       case "--frame-ancestors":
         frameFlags.push(value());
         break;
+      case "--public-url":
+        operationFlags.publicUrl = value();
+        break;
+      case "--shutdown-grace-ms":
+        operationFlags.shutdownGraceMs = value();
+        break;
+      case "--log-format":
+        operationFlags.logFormat = value();
+        break;
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
@@ -120,9 +140,15 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       ...args,
       tenants: parseTenantList(tenantEntries(tenantFlags, env.TENANT_ORIGINS)),
       frameAncestors: frameText ? parseFrameAncestors(frameText) : null,
+      operations: parseOperationalOptions(operationFlags, env),
     };
   } catch (error) {
-    if (error instanceof TenantListError || error instanceof FrameAncestorsError) fail(error.message);
+    if (
+      error instanceof TenantListError ||
+      error instanceof FrameAncestorsError ||
+      error instanceof OperationsError
+    )
+      fail(error.message);
     throw error;
   }
 }
@@ -140,6 +166,8 @@ async function main(): Promise<void> {
       fail(`Cannot read the certificate or key: ${(error as Error).message}`, 1);
     }
   } else if (args.devCerts) {
+    // Loaded only when asked for: office-addin-dev-certs is a development tool, absent in production.
+    const { devCertificate } = await import("./dev-certs.js");
     const dev = await devCertificate();
     tls = { cert: dev.cert, key: dev.key };
     if (dev.generated) {
@@ -148,7 +176,12 @@ async function main(): Promise<void> {
       );
     }
   }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { logFormat, publicUrl, shutdownGraceMs } = args.operations;
+  // In the JSON format every line on stderr is one JSON object, this server's messages included.
+  const log = (line: string) =>
+    process.stderr.write(
+      `${logFormat === "json" ? JSON.stringify({ time: new Date().toISOString(), message: line }) : line}\n`,
+    );
   let server: Awaited<ReturnType<typeof startAddinServer>>;
   try {
     server = await startAddinServer({
@@ -158,7 +191,12 @@ async function main(): Promise<void> {
       host: args.host,
       ...(args.frameAncestors ? { frameAncestors: args.frameAncestors } : {}),
       ...(tls ? { tls } : {}),
-      ...(args.quiet ? {} : { log }),
+      // The relay's own lines name the relayed path: the text format only, for development.
+      ...(args.quiet || logFormat === "json" ? {} : { log }),
+      ...(args.quiet
+        ? {}
+        : { requestLog: (entry) => process.stderr.write(`${formatRequestLog(entry, logFormat)}\n`) }),
+      ...(publicUrl ? { publicUrl } : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -171,9 +209,14 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const stop = () => {
-    if (stopping) return;
+    // A second signal (Ctrl-C again) does not wait for the requests in flight.
+    if (stopping) process.exit(0);
     stopping = true;
-    server.close().then(() => process.exit(0));
+    if (!args.quiet) log(`Stopping: letting requests in flight finish (up to ${shutdownGraceMs} ms).`);
+    server.drain(shutdownGraceMs).then(({ cutOff }) => {
+      if (cutOff > 0 && !args.quiet) log(`Closed ${cutOff} request(s) still running after the grace period.`);
+      process.exit(0);
+    });
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -184,7 +227,8 @@ async function main(): Promise<void> {
         ? `Relaying to: ${args.tenants.origins.join(", ")}`
         : "Relaying to no tenant (list them with --tenant or TENANT_ORIGINS).",
     );
-    log(`Manifest: ${server.url}/manifest.xml (its URLs are those of the build). Ctrl-C stops.`);
+    const named = publicUrl ?? (server.url.startsWith("https:") ? server.url : "those of the build");
+    log(`Manifest: ${server.url}/manifest.xml (its URLs: ${named}). Ctrl-C stops.`);
   }
 }
 
