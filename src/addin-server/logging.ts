@@ -11,6 +11,7 @@
  * development. The CLI writes both on stderr: stdout carries its one URL line only.
  */
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { HEALTH_PATHS } from "./health.js";
 import { RELAY_PREFIX } from "./relay.js";
@@ -113,6 +114,32 @@ function countedBody(
   });
 }
 
+function chunkBytes(chunk: unknown): number {
+  if (typeof chunk === "string") return Buffer.byteLength(chunk);
+  if (chunk instanceof Uint8Array) return chunk.byteLength;
+  return 0;
+}
+
+/**
+ * Calls `onEnd(bytes, status)` once Node's response has closed (sent to its end, or the client
+ * went away), counting the body bytes written to it. Counting on Node's own response leaves the
+ * answer's stream as it is: wrapping a relayed stream in another one cost milliseconds a request.
+ */
+function countedNodeResponse(outgoing: ServerResponse, onEnd: (bytes: number, status: number) => void): void {
+  let bytes = 0;
+  const write = outgoing.write;
+  const end = outgoing.end;
+  outgoing.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    bytes += chunkBytes(chunk);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof outgoing.write;
+  outgoing.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    bytes += chunkBytes(chunk);
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as typeof outgoing.end;
+  outgoing.once("close", () => onEnd(bytes, outgoing.statusCode));
+}
+
 /**
  * The middleware: takes or makes the request id, echoes it on the answer, and logs the request's
  * line once its body has gone. Registered first, so it sees every answer, refusals included.
@@ -133,17 +160,24 @@ export function requestLogging(options: {
     const tenant = relayedTenant(pathname, options.tenants);
     // Hono answers HEAD by running the GET route and dropping its body: log the method asked.
     const method = c.req.raw.method;
-    const log = (bytes: number) =>
+    const log = (bytes: number, status = c.res.status) =>
       onRequest({
         time,
         requestId: id,
         method,
         route: routeTemplate(pathname),
-        status: c.res.status,
+        status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         bytes,
         ...(tenant ? { tenant } : {}),
       });
+    // On Node (@hono/node-server), its response object: counted as it is written.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing && typeof outgoing.once === "function") {
+      countedNodeResponse(outgoing, log);
+      return;
+    }
+    // Elsewhere (app.request in tests, other runtimes): the body, counted as it is read.
     const res = c.res;
     if (!res.body || method === "HEAD") {
       log(0);
