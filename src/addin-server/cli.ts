@@ -26,6 +26,8 @@ import { parseTenantList, type TenantList, TenantListError, tenantEntries } from
 
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
+                        [--public-url <url>] [--shutdown-grace-ms <ms>] [--log-format json|text]
+       (production: node dist/server/main.js, same flags)
   --port       0 takes a free port (default: env PORT, else 3000)
   --host       the address to listen on (default 127.0.0.1: this machine only)
   --tenant     a tenant origin the relay may reach, repeatable (also env TENANT_ORIGINS, comma-separated);
@@ -167,7 +169,12 @@ async function main(): Promise<void> {
     }
   } else if (args.devCerts) {
     // Loaded only when asked for: office-addin-dev-certs is a development tool, absent in production.
-    const { devCertificate } = await import("./dev-certs.js");
+    const { devCertificate } = await import("./dev-certs.js").catch((error: unknown) =>
+      fail(
+        `--dev-certs needs the development dependencies (office-addin-dev-certs): ${(error as Error).message}. In production pass --cert and --key.`,
+        1,
+      ),
+    );
     const dev = await devCertificate();
     tls = { cert: dev.cert, key: dev.key };
     if (dev.generated) {

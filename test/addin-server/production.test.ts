@@ -97,6 +97,24 @@ describe("node dist/server/main.js with production dependencies only", () => {
     expect(existsSync(join(folder, "node_modules", "hono"))).toBe(true);
   });
 
+  it("loads the development certificate tooling only when asked for, and says what is missing", () => {
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    let status = 0;
+    let stderr = "";
+    try {
+      execFileSync(process.execPath, ["dist/server/main.js", "--port", "0", "--dev-certs"], {
+        cwd: folder,
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(1);
+    expect(stderr).toContain("--dev-certs needs the development dependencies");
+  });
+
   it("serves taskpane.html with its security headers", async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const page = await fetch(`${url}/taskpane.html`);
