@@ -1,7 +1,8 @@
 /**
  * What an orchestrator and a log collector see of the add-in server, in process: the probes
  * (/healthz, /readyz through starting, ready and draining), the manifests rendered for the public
- * URL, and the request log (exactly its fields, the request id, nothing a caller sent beyond it).
+ * URL, the request log (exactly its fields, the request id, nothing a caller sent beyond it), and
+ * draining's handling of connections.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -186,6 +187,70 @@ describe("the request log", () => {
       "token",
     ]) {
       expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe("draining", () => {
+  /** One keep-alive connection: sends a request, resolves with the raw answer's head and body. */
+  async function connection(url: string) {
+    const { connect } = await import("node:net");
+    const { port } = new URL(url);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise<void>((r) => socket.once("connect", r));
+    socket.setEncoding("utf8");
+    return {
+      socket,
+      get(path: string): Promise<string> {
+        return new Promise((resolveAnswer) => {
+          let text = "";
+          const onData = (chunk: string) => {
+            text += chunk;
+            const head = text.indexOf("\r\n\r\n");
+            const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? Number.NaN);
+            if (head >= 0 && text.length >= head + 4 + length) {
+              socket.off("data", onData);
+              resolveAnswer(text);
+            }
+          };
+          socket.on("data", onData);
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+        });
+      },
+    };
+  }
+
+  it("closes idle keep-alive connections at once and lets a relayed stream in flight finish", async () => {
+    let finishStream: (() => void) | null = null;
+    const slow = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      res.write('{"line":1}\n');
+      finishStream = () => res.end('{"line":2}\n');
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    const slowHost = `127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const draining = await startAddinServer({
+      distDir: DIST,
+      port: 0,
+      tenants: parseTenantList([`http://${slowHost}`]),
+    });
+    try {
+      const idle = await connection(draining.url);
+      expect(await idle.get("/readyz")).toMatch(/^HTTP\/1\.1 200/);
+      const stream = await fetch(`${draining.url}/relay/${slowHost}/api/v1/agent`);
+      const reader = stream.body!.getReader();
+      await reader.read();
+      const drained = draining.drain(60_000);
+      // The idle keep-alive connection is closed at once (a probe then fails, as a 503 would).
+      await new Promise<void>((r) => (idle.socket.destroyed ? r() : idle.socket.once("close", () => r())));
+      finishStream!();
+      while (!(await reader.read()).done) {}
+      expect(await drained).toEqual({ cutOff: 0 });
+    } finally {
+      await draining.close();
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
     }
   });
 });
