@@ -6,6 +6,9 @@
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { registerHealthRoutes, ServerState } from "./health.js";
+import { type RequestLogEntry, requestLogging } from "./logging.js";
+import { registerManifestRoutes, type ServedManifests } from "./manifests.js";
 import { DEFAULT_RELAY_MAX_IN_FLIGHT, inFlightGate, RELAY_PREFIX, relay } from "./relay.js";
 import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
@@ -33,6 +36,15 @@ export interface AddinAppOptions {
   relayTimeoutMs?: number;
   /** Most relayed requests at once; past it 503 (DEFAULT_RELAY_MAX_IN_FLIGHT). */
   relayMaxInFlight?: number;
+  /**
+   * The structured request log (logging.ts), one entry per request once its answer has ended;
+   * replaces the page lines of `log` when given.
+   */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /** The server's phase for `/readyz` (health.ts); ready when not given. */
+  state?: ServerState;
+  /** The manifests rendered for the public URL (manifests.ts); the built files when null. */
+  manifests?: () => ServedManifests | null;
 }
 
 /** Vite names built files `name-<hash>.js`: those never change and may be cached for good. */
@@ -53,6 +65,14 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   const relayHeaders = securityHeaders(options.secure, true);
   const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
   const gate = inFlightGate(options.relayMaxInFlight ?? DEFAULT_RELAY_MAX_IN_FLIGHT);
+  const state = options.state ?? Object.assign(new ServerState(), { readiness: "ready" as const });
+
+  app.use(
+    requestLogging({
+      tenants: options.tenants,
+      ...(options.requestLog ? { onRequest: options.requestLog } : {}),
+    }),
+  );
 
   app.use(async (c, next) => {
     const started = Date.now();
@@ -65,10 +85,14 @@ export function createAddinApp(options: AddinAppOptions): Hono {
     const relayed = pathname.startsWith(RELAY_PREFIX);
     for (const [name, value] of Object.entries(relayed ? relayHeaders : headers))
       c.res.headers.set(name, value);
-    if (!relayed) {
+    if (!relayed && !options.requestLog) {
       options.log?.(`${c.req.method} ${pathname} ${c.res.status} ${Date.now() - started}ms`);
     }
   });
+
+  // The probes and the manifests rendered for this server's address: the operational routes.
+  registerHealthRoutes(app, state);
+  registerManifestRoutes(app, options.manifests ?? (() => null));
 
   app.all(`${RELAY_PREFIX}*`, (c) =>
     relay(c.req.raw, {

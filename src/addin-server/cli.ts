@@ -1,25 +1,35 @@
 /**
  * `npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]... [--cert <file> --key <file> |
- * --dev-certs] [--dist <dir>] [--quiet]`: the add-in server an admin deploys for Excel.
+ * --dev-certs] [--dist <dir>] [--quiet] [--public-url <url>] [--shutdown-grace-ms <ms>]
+ * [--log-format json|text]`: the add-in server an admin deploys for Excel. Built for production as
+ * dist/server/main.js (tooling/server/build.ts), which takes the same flags.
  *
  * Prints exactly one line on stdout when ready: its base URL. Everything else (one line per
  * request, never a header value or body) goes to stderr. Bad arguments exit with status 2, a port in
- * use or a missing build with status 1; SIGINT/SIGTERM stop it cleanly (status 0).
+ * use or a missing build with status 1; SIGINT/SIGTERM stop it cleanly (status 0), after letting the
+ * requests in flight finish within the grace period (lifecycle.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { devCertificate } from "./dev-certs.js";
+import { join, resolve } from "node:path";
+import { formatRequestLog } from "./logging.js";
+import {
+  defaultDistDir,
+  OPERATIONS_USAGE,
+  type OperationalFlags,
+  type OperationalOptions,
+  OperationsError,
+  parseOperationalOptions,
+} from "./operations.js";
 import { DEFAULT_RELAY_MAX_IN_FLIGHT, DEFAULT_RELAY_TIMEOUT_MS } from "./relay.js";
 import { FrameAncestorsError, parseFrameAncestors } from "./security-headers.js";
 import { startAddinServer } from "./server.js";
 import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
                         [--relay-timeout <seconds>] [--relay-max-in-flight <n>]
+                        [--public-url <url>] [--shutdown-grace-ms <ms>] [--log-format json|text]
+       (production: node dist/server/main.js, same flags)
   --port       0 takes a free port (default: env PORT, else 3000)
   --host       the address to listen on (default 127.0.0.1: this machine only)
   --tenant     a tenant origin the relay may reach, repeatable (also env TENANT_ORIGINS, comma-separated);
@@ -33,7 +43,8 @@ const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <o
   --relay-timeout        seconds the relay waits for a tenant that sends nothing (default env
                          RELAY_TIMEOUT_SECONDS, else ${DEFAULT_RELAY_TIMEOUT_MS / 1000})
   --relay-max-in-flight  relayed requests held at once, past it 503 (default env RELAY_MAX_IN_FLIGHT,
-                         else ${DEFAULT_RELAY_MAX_IN_FLIGHT})`;
+                         else ${DEFAULT_RELAY_MAX_IN_FLIGHT})
+${OPERATIONS_USAGE}`;
 
 interface Args {
   port: number;
@@ -48,6 +59,7 @@ interface Args {
   frameAncestors: string[] | null;
   relayTimeoutMs: number;
   relayMaxInFlight: number;
+  operations: OperationalOptions;
 }
 
 function fail(message: string, status = 2): never {
@@ -71,13 +83,14 @@ function positiveNumber(text: string, name: string, max: number): number {
 function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const tenantFlags: string[] = [];
   const frameFlags: string[] = [];
-  const args: Omit<Args, "tenants" | "frameAncestors"> = {
+  const operationFlags: OperationalFlags = {};
+  const args: Omit<Args, "tenants" | "frameAncestors" | "operations"> = {
     port: env.PORT ? portNumber(env.PORT, "PORT") : 3000,
     host: "127.0.0.1",
     cert: null,
     key: null,
     devCerts: false,
-    dist: join(ROOT, "dist/excel"),
+    dist: defaultDistDir(import.meta.url),
     quiet: false,
     relayTimeoutMs: env.RELAY_TIMEOUT_SECONDS
       ? positiveNumber(env.RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT_SECONDS", 3600) * 1000
@@ -130,6 +143,15 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       case "--relay-max-in-flight":
         args.relayMaxInFlight = positiveNumber(value(), "--relay-max-in-flight", 100_000);
         break;
+      case "--public-url":
+        operationFlags.publicUrl = value();
+        break;
+      case "--shutdown-grace-ms":
+        operationFlags.shutdownGraceMs = value();
+        break;
+      case "--log-format":
+        operationFlags.logFormat = value();
+        break;
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
@@ -147,9 +169,15 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       ...args,
       tenants: parseTenantList(tenantEntries(tenantFlags, env.TENANT_ORIGINS)),
       frameAncestors: frameText ? parseFrameAncestors(frameText) : null,
+      operations: parseOperationalOptions(operationFlags, env),
     };
   } catch (error) {
-    if (error instanceof TenantListError || error instanceof FrameAncestorsError) fail(error.message);
+    if (
+      error instanceof TenantListError ||
+      error instanceof FrameAncestorsError ||
+      error instanceof OperationsError
+    )
+      fail(error.message);
     throw error;
   }
 }
@@ -167,6 +195,13 @@ async function main(): Promise<void> {
       fail(`Cannot read the certificate or key: ${(error as Error).message}`, 1);
     }
   } else if (args.devCerts) {
+    // Loaded only when asked for: office-addin-dev-certs is a development tool, absent in production.
+    const { devCertificate } = await import("./dev-certs.js").catch((error: unknown) =>
+      fail(
+        `--dev-certs needs the development dependencies (office-addin-dev-certs): ${(error as Error).message}. In production pass --cert and --key.`,
+        1,
+      ),
+    );
     const dev = await devCertificate();
     tls = { cert: dev.cert, key: dev.key };
     if (dev.generated) {
@@ -175,7 +210,12 @@ async function main(): Promise<void> {
       );
     }
   }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { logFormat, publicUrl, shutdownGraceMs } = args.operations;
+  // In the JSON format every line on stderr is one JSON object, this server's messages included.
+  const log = (line: string) =>
+    process.stderr.write(
+      `${logFormat === "json" ? JSON.stringify({ time: new Date().toISOString(), message: line }) : line}\n`,
+    );
   let server: Awaited<ReturnType<typeof startAddinServer>>;
   try {
     server = await startAddinServer({
@@ -187,7 +227,12 @@ async function main(): Promise<void> {
       relayTimeoutMs: args.relayTimeoutMs,
       relayMaxInFlight: args.relayMaxInFlight,
       ...(tls ? { tls } : {}),
-      ...(args.quiet ? {} : { log }),
+      // The relay's own lines name the relayed path: the text format only, for development.
+      ...(args.quiet || logFormat === "json" ? {} : { log }),
+      ...(args.quiet
+        ? {}
+        : { requestLog: (entry) => process.stderr.write(`${formatRequestLog(entry, logFormat)}\n`) }),
+      ...(publicUrl ? { publicUrl } : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -200,9 +245,14 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const stop = () => {
-    if (stopping) return;
+    // A second signal (Ctrl-C again) does not wait for the requests in flight.
+    if (stopping) process.exit(0);
     stopping = true;
-    server.close().then(() => process.exit(0));
+    if (!args.quiet) log(`Stopping: letting requests in flight finish (up to ${shutdownGraceMs} ms).`);
+    server.drain(shutdownGraceMs).then(({ cutOff }) => {
+      if (cutOff > 0 && !args.quiet) log(`Closed ${cutOff} request(s) still running after the grace period.`);
+      process.exit(0);
+    });
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -213,7 +263,8 @@ async function main(): Promise<void> {
         ? `Relaying to: ${args.tenants.origins.join(", ")}`
         : "Relaying to no tenant (list them with --tenant or TENANT_ORIGINS).",
     );
-    log(`Manifest: ${server.url}/manifest.xml (its URLs are those of the build). Ctrl-C stops.`);
+    const named = publicUrl ?? (server.url.startsWith("https:") ? server.url : "those of the build");
+    log(`Manifest: ${server.url}/manifest.xml (its URLs: ${named}). Ctrl-C stops.`);
   }
 }
 

@@ -10,6 +10,7 @@
 import {
   createServer as createHttpServer,
   type IncomingMessage,
+  type Server,
   type ServerResponse,
   STATUS_CODES,
 } from "node:http";
@@ -17,6 +18,10 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { createAddinApp } from "./app.js";
+import { ServerState } from "./health.js";
+import { trackRequests } from "./lifecycle.js";
+import type { RequestLogEntry } from "./logging.js";
+import { loadServedManifests, type ServedManifests } from "./manifests.js";
 import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
 
@@ -37,6 +42,14 @@ export interface AddinServerOptions {
   relayTimeoutMs?: number;
   /** Most relayed requests at once; past it 503 (DEFAULT_RELAY_MAX_IN_FLIGHT). */
   relayMaxInFlight?: number;
+  /** The structured request log (logging.ts). */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /**
+   * The https address users reach the server at (behind a load balancer, say): the manifests are
+   * rendered for it at start. Without it, a server speaking HTTPS renders them for its own URL, and
+   * one speaking HTTP serves the built ones as they are.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningAddinServer {
@@ -44,6 +57,11 @@ export interface RunningAddinServer {
   url: string;
   port: number;
   close(): Promise<void>;
+  /**
+   * Stops accepting, answers /readyz 503, lets the requests in flight end within `graceMs`, then
+   * closes what is left (lifecycle.ts). `cutOff`: the requests still running at the deadline.
+   */
+  drain(graceMs: number): Promise<{ cutOff: number }>;
 }
 
 const EARLY_MESSAGES: Record<number, string> = {
@@ -71,7 +89,12 @@ export async function startAddinServer(options: AddinServerOptions): Promise<Run
   const host = options.host ?? "127.0.0.1";
   const secure = Boolean(options.tls);
   const log = options.log;
+  const state = new ServerState();
+  let manifests: ServedManifests | null = null;
   const app = createAddinApp({
+    state,
+    manifests: () => manifests,
+    ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     distDir: options.distDir,
     tenants: options.tenants,
     secure,
@@ -122,13 +145,19 @@ export async function startAddinServer(options: AddinServerOptions): Promise<Run
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  const drainable = trackRequests(server as Server, state);
   const port = (server.address() as AddressInfo).port;
   const loopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
   const shown = secure && loopback ? "localhost" : host.includes(":") ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  const url = `${secure ? "https" : "http"}://${shown}:${port}`;
+  const manifestBase = options.publicUrl ?? (secure ? url : null);
+  if (manifestBase) manifests = loadServedManifests(options.distDir, manifestBase);
+  state.readiness = "ready";
   return {
-    url: `${secure ? "https" : "http"}://${shown}:${port}`,
+    url,
     port,
+    drain: (graceMs) => drainable.drain(graceMs),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
