@@ -154,7 +154,9 @@ export function requestLogging(options: {
     const id = requestId(c.req.header(REQUEST_ID_HEADER));
     const pathname = new URL(c.req.url).pathname;
     await next();
-    c.res.headers.set(REQUEST_ID_HEADER, id);
+    // A relayed answer that carries the tenant's own request id keeps it (the pane quotes it to the
+    // tenant's support); every other answer echoes this server's id, which its log line records.
+    if (!c.res.headers.has(REQUEST_ID_HEADER)) c.res.headers.set(REQUEST_ID_HEADER, id);
     const onRequest = options.onRequest;
     if (!onRequest) return;
     const tenant = relayedTenant(pathname, options.tenants);
