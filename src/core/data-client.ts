@@ -223,6 +223,50 @@ export class DataTokens {
   }
 }
 
+/**
+ * What one client keeps between loads, in memory only: each deployment's data URL (told to
+ * `onDataUrl` when first learned) and its data token. Both runners ask it first and hand it what
+ * the service answered.
+ */
+class DataSession {
+  readonly tokens: DataTokens;
+  readonly #urls = new Map<number, string>();
+  constructor(
+    lifetimeSeconds: number | undefined,
+    private readonly onDataUrl?: (deploymentId: number, base: string) => void,
+  ) {
+    this.tokens = new DataTokens(lifetimeSeconds);
+  }
+
+  knownUrl(deploymentId: number): string | undefined {
+    return this.#urls.get(deploymentId);
+  }
+
+  /** The data URL the deployment names, checked and kept. */
+  keepUrl(deploymentId: number, deployment: { deploymentUrl?: string | null }): string {
+    const url = dataApiBase(deployment.deploymentUrl, deploymentId);
+    this.#urls.set(deploymentId, url);
+    this.onDataUrl?.(deploymentId, url);
+    return url;
+  }
+
+  /** A token still good, or null (after `renew`, always null: the service is asked again). */
+  knownToken(deploymentId: number, renew: boolean, now: number): string | null {
+    if (renew) this.tokens.forget(deploymentId);
+    return this.tokens.valid(deploymentId, now);
+  }
+
+  keepToken(deploymentId: number, token: string, issuedAt: number): string {
+    this.tokens.keep(deploymentId, token, issuedAt);
+    return token;
+  }
+
+  forget(): void {
+    this.tokens.forget();
+    this.#urls.clear();
+  }
+}
+
 export interface LoadOptions {
   signal?: AbortSignal;
   onProgress?: (progress: DataLoadProgress) => void;
@@ -333,8 +377,7 @@ function runSync<T>(program: Generator<DataEffect, T, unknown>, handle: (effect:
 export function createDataClient(options: DataClientOptions): DataClient {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
-  const tokens = new DataTokens(options.tokenLifetimeSeconds);
-  const dataUrls = new Map<number, string>();
+  const session = new DataSession(options.tokenLifetimeSeconds, options.onDataUrl);
   const secrets = options.secrets ?? [];
   const timeoutMs = options.requestTimeoutMs ?? DATA_REQUEST_TIMEOUT_MS;
 
@@ -396,29 +439,23 @@ export function createDataClient(options: DataClientOptions): DataClient {
     return runAsync(program, async (effect) => {
       if (o.signal?.aborted) throw aborted();
       switch (effect.type) {
-        case "data-url": {
-          const known = dataUrls.get(effect.deploymentId);
-          if (known) return known;
-          const deployment = await options.platform.execute(
-            operations.getDeployment(effect.deploymentId),
-            o.signal,
+        case "data-url":
+          return (
+            session.knownUrl(effect.deploymentId) ??
+            session.keepUrl(
+              effect.deploymentId,
+              await options.platform.execute(operations.getDeployment(effect.deploymentId), o.signal),
+            )
           );
-          const url = dataApiBase(deployment.deploymentUrl, effect.deploymentId);
-          dataUrls.set(effect.deploymentId, url);
-          options.onDataUrl?.(effect.deploymentId, url);
-          return url;
-        }
         case "token": {
-          if (effect.renew) tokens.forget(effect.deploymentId);
-          const kept = tokens.valid(effect.deploymentId, now());
+          const kept = session.knownToken(effect.deploymentId, effect.renew, now());
           if (kept) return kept;
           const issuedAt = now();
           const token = await options.platform.execute(
-            operations.issueDataToken(effect.deploymentId, tokens.lifetime),
+            operations.issueDataToken(effect.deploymentId, session.tokens.lifetime),
             o.signal,
           );
-          tokens.keep(effect.deploymentId, token, issuedAt);
-          return token;
+          return session.keepToken(effect.deploymentId, token, issuedAt);
         }
         case "request":
           return request(effect.request, o.signal);
@@ -438,10 +475,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
     // Async so that a report without a query rejects like every other failure.
     loadReport: async (report, o) =>
       load(report.deploymentId, reportQuery(report), { ...o, reportName: report.name }),
-    forget() {
-      tokens.forget();
-      dataUrls.clear();
-    },
+    forget: () => session.forget(),
   };
 }
 
@@ -473,8 +507,7 @@ export interface SyncDataClientOptions extends CommonOptions {
 
 export function createSyncDataClient(options: SyncDataClientOptions): SyncDataClient {
   const now = options.now ?? Date.now;
-  const tokens = new DataTokens(options.tokenLifetimeSeconds);
-  const dataUrls = new Map<number, string>();
+  const session = new DataSession(options.tokenLifetimeSeconds, options.onDataUrl);
   const secrets = options.secrets ?? [];
 
   function outOfTime(): PlatformError {
@@ -505,25 +538,22 @@ export function createSyncDataClient(options: SyncDataClientOptions): SyncDataCl
     });
     return runSync(program, (effect) => {
       switch (effect.type) {
-        case "data-url": {
-          const known = dataUrls.get(effect.deploymentId);
-          if (known) return known;
-          const deployment = options.platform.execute(operations.getDeployment(effect.deploymentId));
-          const url = dataApiBase(deployment.deploymentUrl, effect.deploymentId);
-          dataUrls.set(effect.deploymentId, url);
-          options.onDataUrl?.(effect.deploymentId, url);
-          return url;
-        }
+        case "data-url":
+          return (
+            session.knownUrl(effect.deploymentId) ??
+            session.keepUrl(
+              effect.deploymentId,
+              options.platform.execute(operations.getDeployment(effect.deploymentId)),
+            )
+          );
         case "token": {
-          if (effect.renew) tokens.forget(effect.deploymentId);
-          const kept = tokens.valid(effect.deploymentId, now());
+          const kept = session.knownToken(effect.deploymentId, effect.renew, now());
           if (kept) return kept;
           const issuedAt = now();
           const token = options.platform.execute(
-            operations.issueDataToken(effect.deploymentId, tokens.lifetime),
+            operations.issueDataToken(effect.deploymentId, session.tokens.lifetime),
           );
-          tokens.keep(effect.deploymentId, token, issuedAt);
-          return token;
+          return session.keepToken(effect.deploymentId, token, issuedAt);
         }
         case "request": {
           needTime(DATA_REQUEST_TIMEOUT_MS);
@@ -556,9 +586,6 @@ export function createSyncDataClient(options: SyncDataClientOptions): SyncDataCl
     load,
     loadReport: (report, o) =>
       load(report.deploymentId, reportQuery(report), { ...o, reportName: report.name }),
-    forget() {
-      tokens.forget();
-      dataUrls.clear();
-    },
+    forget: () => session.forget(),
   };
 }
