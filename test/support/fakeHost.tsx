@@ -1,11 +1,10 @@
 /**
  * A small in-memory SpreadsheetHost for the task pane's tests, and helpers to render the pane into
- * jsdom and wait for it. The fake service applies disconnects with the core's own rules.
+ * jsdom and wait for it. The fake service applies disconnects with the sandbox's rules (the service's side, written apart from the client's).
  */
 import { act } from "react";
 import { beforeEach } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
-import { applyDisconnect } from "../../src/core/placements.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
 import type {
   ActiveContext,
@@ -19,6 +18,8 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
+// The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
+import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -262,7 +263,7 @@ export class FakeHost implements SpreadsheetHost {
       }
       const current = this.reports.find((r) => r.id === reportId && r.deploymentId === deploymentId);
       if (!current) throw { kind: "not-found", message: "Not found (404)." };
-      const { report: next } = applyDisconnect(current, input);
+      const next = withoutPlacement(current, input);
       this.reports = this.reports.map((r) => (r === current ? next : r));
       return next;
     },

@@ -9,7 +9,7 @@ import { act } from "react";
 import { describe, expect, it } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import { PlatformError } from "../../src/core/errors.js";
-import { applyDisconnect } from "../../src/core/placements.js";
+import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 import {
   buttonByName,
   CONNECTED,
@@ -36,7 +36,7 @@ describe("a disconnect whose answer was lost", () => {
     host.platform.disconnect = async (deploymentId, reportId, input) => {
       // The service applies it, but its answer comes after the client gave up.
       const current = host.reports.find((r) => r.id === reportId && r.deploymentId === deploymentId)!;
-      host.reports = host.reports.map((r) => (r === current ? applyDisconnect(current, input).report : r));
+      host.reports = host.reports.map((r) => (r === current ? withoutPlacement(current, input) : r));
       throw new PlatformError("timeout", "The service did not answer within 30 s. Try again.");
     };
     const root = await renderPane(host);

@@ -7,7 +7,7 @@
  */
 import { act } from "react";
 import { describe, expect, it } from "vitest";
-import { applyDisconnect } from "../../src/core/placements.js";
+import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 import { CONNECTED, ctx, FakeHost, SHEETS, settle } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";
 
@@ -23,7 +23,7 @@ describe("a workbook change told by the host", () => {
 
     // The add-on menu's "Disconnect report here" ran on the server: the pane made no request.
     host.reports = host.reports.map((r) =>
-      r.id === 101 ? applyDisconnect(r, { placementId: "p-rev-sales" }).report : r,
+      r.id === 101 ? withoutPlacement(r, { placementId: "p-rev-sales" }) : r,
     );
     await act(async () => host.changeWorkbook());
     await settle();
