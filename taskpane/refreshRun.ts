@@ -5,10 +5,9 @@
  * TypeScript outside React (components read it with useSyncExternalStore), so a run survives
  * switching views, and one run at a time.
  */
-import { formatCount } from "../src/core/limits.js";
 import type { PlacedReport, SheetRef } from "../src/core/placement-view.js";
-import type { RefreshOutcome } from "../src/core/refresh-flow.js";
-import type { NotRefreshed, RefreshScope } from "../src/core/refresh-plan.js";
+import { type RefreshSummary, refreshProgressText, refreshSummary } from "../src/core/refresh-flow.js";
+import type { RefreshScope } from "../src/core/refresh-plan.js";
 import type { Report } from "../src/core/schema.js";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
@@ -67,12 +66,9 @@ export interface RefreshRun {
   answer(overwrite: boolean): void;
 }
 
-function progressText(phase: string, rows?: number, total?: number | null): string {
-  if (phase === "waiting") return "Refreshing… the service is preparing the data";
-  if (phase === "writing" && total)
-    return `Refreshing… writing ${formatCount(Math.min(rows ?? 0, total))} of ${formatCount(total)} rows`;
-  if (phase === "recording") return "Refreshing… recording";
-  return "Refreshing…";
+/** The core's summary as a pane message. */
+function notice(summary: RefreshSummary): Notice {
+  return { intent: summary.tone, message: summary.message };
 }
 
 export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
@@ -91,27 +87,6 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
     else rows.delete(key);
     set({ rows });
   };
-
-  function summary(outcomes: readonly RefreshOutcome[], skipped: readonly NotRefreshed[]): Notice {
-    const refreshed = outcomes.filter((o) => o.status === "refreshed");
-    const failed = [...outcomes.filter((o) => o.status === "not-refreshed"), ...skipped];
-    if (outcomes.length + skipped.length === 1) {
-      const only = outcomes[0] ?? skipped[0]!;
-      return {
-        intent: "status" in only && only.status === "refreshed" ? "success" : "error",
-        message: only.message,
-      };
-    }
-    const stopped = failed.filter((f) => f.reason === "stopped").length;
-    const parts = [`Refreshed ${refreshed.length} of ${outcomes.length + skipped.length} placements.`];
-    if (stopped > 0) parts.push(`Stopped: ${stopped} not started.`);
-    if (failed.length - stopped > 0)
-      parts.push(`${failed.length - stopped} not refreshed: the list says why.`);
-    return {
-      intent: failed.length === 0 ? "success" : refreshed.length > 0 ? "warning" : "error",
-      message: parts.join(" "),
-    };
-  }
 
   async function start(scope: RefreshScope): Promise<void> {
     if (state.running) return;
@@ -136,7 +111,7 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
     for (const n of plan.notRefreshed) rows.set(n.placement.key, { kind: "not-refreshed", text: n.message });
     if (plan.items.length === 0) {
       set({ ...IDLE, rows });
-      deps.notify(summary([], plan.notRefreshed));
+      deps.notify(notice(refreshSummary([], plan.notRefreshed)));
       return;
     }
     controller = new AbortController();
@@ -155,7 +130,7 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
         onProgress: (p) =>
           setRow(p.item.placement.key, {
             kind: "refreshing",
-            text: progressText(p.phase, p.rows, p.totalRows),
+            text: refreshProgressText(p.phase, p.rows, p.totalRows),
           }),
         onOutcome: (o) => {
           if (o.status === "refreshed") {
@@ -173,7 +148,7 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
             set({ question });
           }),
       });
-      deps.notify(summary(outcomes, plan.notRefreshed));
+      deps.notify(notice(refreshSummary(outcomes, plan.notRefreshed)));
     } catch (error) {
       deps.notify({ intent: "error", message: errorMessage(error) });
       // What never started is not left "Queued".

@@ -106,7 +106,8 @@ export interface PlatformClient {
   execute<T>(op: Operation<T>, signal?: AbortSignal): Promise<T>;
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason when it aborts first (both runners' waits). */
+export function abortableWait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -155,7 +156,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   // Refuse an insecure URL at once, before any request can be made with the token.
   tenantOrigin(config.baseUrl);
   const transport = options.transport;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? abortableWait;
   const random = options.random ?? Math.random;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
 

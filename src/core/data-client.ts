@@ -9,7 +9,7 @@
  * `createSyncDataClient` over a synchronous one (Apps Script's UrlFetchApp, with Utilities.sleep and
  * the execution's remaining time), the way client.ts runs the management operations.
  */
-import type { PlatformClient, SyncPlatformClient } from "./client.js";
+import { abortableWait, type PlatformClient, type SyncPlatformClient } from "./client.js";
 import {
   addPage,
   buildLoadRequest,
@@ -325,21 +325,6 @@ function aborted(): PlatformError {
   return new PlatformError("aborted", "Stopped.");
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** Drives a program with an effect handler, handing a failed effect's error back to the program. */
 async function runAsync<T>(
   program: Generator<DataEffect, T, unknown>,
@@ -376,7 +361,7 @@ function runSync<T>(program: Generator<DataEffect, T, unknown>, handle: (effect:
 
 export function createDataClient(options: DataClientOptions): DataClient {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? abortableWait;
   const session = new DataSession(options.tokenLifetimeSeconds, options.onDataUrl);
   const secrets = options.secrets ?? [];
   const timeoutMs = options.requestTimeoutMs ?? DATA_REQUEST_TIMEOUT_MS;

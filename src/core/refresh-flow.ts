@@ -11,6 +11,7 @@ import type { LoadAnswer } from "./data-api.js";
 import type { DataLoadProgress } from "./data-client.js";
 import { revealInvisible } from "./display.js";
 import { isPlatformError, PlatformError } from "./errors.js";
+import { formatCount } from "./limits.js";
 import { type CellRange, formatCell, quoteSheetName } from "./location.js";
 import { reportName } from "./placement-view.js";
 import {
@@ -416,4 +417,48 @@ export function runRefreshSync(
     options.onOutcome?.(next.value);
   }
   return outcomes;
+}
+
+/** What a refresh says when it is over: one placement's own outcome, or a count for several. */
+export interface RefreshSummary {
+  tone: "success" | "warning" | "error";
+  message: string;
+}
+
+/**
+ * The outcome of a run in words, the same in every host: a single placement's own message; for
+ * several, "Refreshed 11 of 13 placements." with how many were stopped and how many were not
+ * refreshed (the rows say why).
+ */
+export function refreshSummary(
+  outcomes: readonly RefreshOutcome[],
+  skipped: readonly NotRefreshed[],
+): RefreshSummary {
+  const refreshed = outcomes.filter((o) => o.status === "refreshed");
+  const failed = [...outcomes.filter((o) => o.status === "not-refreshed"), ...skipped];
+  if (outcomes.length + skipped.length === 1) {
+    const only = outcomes[0] ?? skipped[0]!;
+    return {
+      tone: "status" in only && only.status === "refreshed" ? "success" : "error",
+      message: only.message,
+    };
+  }
+  const stopped = failed.filter((f) => f.reason === "stopped").length;
+  const parts = [`Refreshed ${refreshed.length} of ${outcomes.length + skipped.length} placements.`];
+  if (stopped > 0) parts.push(`Stopped: ${stopped} not started.`);
+  if (failed.length - stopped > 0) parts.push(`${failed.length - stopped} not refreshed: the list says why.`);
+  return {
+    tone: failed.length === 0 ? "success" : refreshed.length > 0 ? "warning" : "error",
+    message: parts.join(" "),
+  };
+}
+
+/** A placement's row while it refreshes: "Refreshing… writing 12,000 of 50,000 rows". */
+export function refreshProgressText(phase: string, rows?: number, total?: number | null): string {
+  if (phase === "waiting") return "Refreshing… the service is preparing the data";
+  if (phase === "writing" && total) {
+    return `Refreshing… writing ${formatCount(Math.min(rows ?? 0, total))} of ${formatCount(total)} rows`;
+  }
+  if (phase === "recording") return "Refreshing… recording";
+  return "Refreshing…";
 }
