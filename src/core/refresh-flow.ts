@@ -371,14 +371,22 @@ export interface SyncRefreshRunner {
   read(read: CellRead): unknown[][];
   write(block: CellBlock): void;
   record(item: RefreshItem, input: RefreshInput): Report;
-  /** The answer given beforehand (the sidebar asked the user and called again). */
-  overwrite: boolean;
+  /**
+   * The answer given beforehand (the sidebar asked the user and called again), or a function that
+   * answers with the question in hand (Apps Script cannot wait for the user: it may answer false
+   * and hand the question to the sidebar, which calls again with the user's answer).
+   */
+  overwrite: boolean | ((item: RefreshItem, question: string) => boolean);
 }
 
 export function runRefreshSync(
   items: readonly RefreshItem[],
   runner: SyncRefreshRunner,
-  options: { limits?: WriteLimits; onOutcome?: (outcome: RefreshOutcome) => void } = {},
+  options: {
+    limits?: WriteLimits;
+    onOutcome?: (outcome: RefreshOutcome) => void;
+    onProgress?: (progress: RefreshProgress) => void;
+  } = {},
 ): RefreshOutcome[] {
   const outcomes: RefreshOutcome[] = [];
   for (const item of items) {
@@ -396,7 +404,10 @@ export function runRefreshSync(
             value = runner.read(effect.read);
             break;
           case "confirm":
-            value = runner.overwrite;
+            value =
+              typeof runner.overwrite === "function"
+                ? runner.overwrite(effect.item, effect.question)
+                : runner.overwrite;
             break;
           case "write":
             runner.write(effect.block);
@@ -405,6 +416,12 @@ export function runRefreshSync(
             value = runner.record(item, effect.input);
             break;
           case "progress":
+            options.onProgress?.({
+              item,
+              phase: effect.phase,
+              rows: effect.rows,
+              totalRows: effect.totalRows,
+            });
             break;
         }
       } catch (e) {

@@ -8,7 +8,11 @@
  *   Fetch service sets itself (Content-Length, Host, ...) cannot be set by the script.
  * - One execution (a trigger, a menu item, a google.script.run call) runs at most 6 minutes.
  * - HtmlOutput.addMetaTag takes only a few names; meta tags written in the file are ignored.
- * - CacheService: values up to 100 KB, kept at most 6 hours.
+ * - CacheService: keys up to 250 characters, values up to 100 KB, kept at most 6 hours, at most
+ *   1,000 items (the ones nearest their expiry are dropped first).
+ * - Google Sheets: at most 10,000,000 cells per spreadsheet (every sheet's whole grid counted); a
+ *   range must lie within its sheet's grid. Writing takes time on the clock (WRITE_MS_PER_CELL,
+ *   FLUSH_MS: Google documents no figure; these make a large write cost minutes, as it does).
  *
  * Time is a fake clock: a fetch "takes" the time its handler says, Utilities.sleep advances it, and
  * no test waits for real.
@@ -22,6 +26,15 @@ export const URL_FETCH_RESPONSE_LIMIT_BYTES = 50 * 1024 * 1024;
 const EXECUTION_LIMIT_MS = 6 * 60_000;
 const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
 const CACHE_MAX_EXPIRATION_S = 21_600;
+/** "The cap for cached items is 1,000" (Class Cache reference). */
+export const CACHE_MAX_ITEMS = 1_000;
+/** "Up to 10 million cells" per spreadsheet (Google Drive Help, "Files you can store in Google Drive"). */
+export const SHEETS_CELL_LIMIT = 10_000_000;
+/** What Sheets answers a change that would pass it (its wording, as the Sheets API reports it). */
+export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${SHEETS_CELL_LIMIT} cells.`;
+/** Time one written cell costs on the fake clock, and one flush (not documented by Google). */
+export const WRITE_MS_PER_CELL = 0.02;
+export const FLUSH_MS = 200;
 /** Utilities.sleep refuses more than 5 minutes. */
 export const SLEEP_LIMIT_MS = 300_000;
 
@@ -151,23 +164,53 @@ export function checkMetaTag(name: string): void {
 /** CacheService.getUserCache(), with its limits and expiry on the fake clock. */
 export function fakeCache(clock: ExecutionClock) {
   const entries = new Map<string, { value: string; expires: number }>();
-  return {
+  const check = (key: string, value: string) => {
+    if (key.length > 250) throw new Error("Argument too large: key");
+    if (utf8Bytes(value) > CACHE_VALUE_LIMIT_BYTES) throw new Error("Argument too large: value");
+  };
+  const store = (key: string, value: string, expirationInSeconds: number) => {
+    const seconds = Math.min(Math.max(1, expirationInSeconds), CACHE_MAX_EXPIRATION_S);
+    entries.set(key, { value: String(value), expires: clock.now + seconds * 1000 });
+  };
+  /** Past the cap, the items nearest their expiry go first. */
+  const trim = () => {
+    if (entries.size <= CACHE_MAX_ITEMS) return;
+    const byExpiry = [...entries].sort((a, b) => a[1].expires - b[1].expires);
+    for (const [key] of byExpiry.slice(0, entries.size - CACHE_MAX_ITEMS)) entries.delete(key);
+  };
+  const cache = {
     entries,
     get(key: string): string | null {
       const entry = entries.get(key);
       if (!entry || entry.expires <= clock.now) return null;
       return entry.value;
     },
+    getAll(keys: string[]): Record<string, string> {
+      const found: Record<string, string> = {};
+      for (const key of keys) {
+        const value = cache.get(key);
+        if (value !== null) found[key] = value;
+      }
+      return found;
+    },
     put(key: string, value: string, expirationInSeconds = 600): void {
-      if (utf8Bytes(key) > 250) throw new Error("Argument too large: key");
-      if (utf8Bytes(value) > CACHE_VALUE_LIMIT_BYTES) throw new Error("Argument too large: value");
-      const seconds = Math.min(Math.max(1, expirationInSeconds), CACHE_MAX_EXPIRATION_S);
-      entries.set(key, { value: String(value), expires: clock.now + seconds * 1000 });
+      check(key, String(value));
+      store(key, String(value), expirationInSeconds);
+      trim();
+    },
+    putAll(values: Record<string, string>, expirationInSeconds = 600): void {
+      for (const [key, value] of Object.entries(values)) check(key, String(value));
+      for (const [key, value] of Object.entries(values)) store(key, String(value), expirationInSeconds);
+      trim();
     },
     remove(key: string): void {
       entries.delete(key);
     },
+    removeAll(keys: string[]): void {
+      for (const key of keys) entries.delete(key);
+    },
   };
+  return cache;
 }
 
 /*

@@ -16,17 +16,21 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import {
   type AccountKind,
+  CELL_LIMIT_MESSAGE,
   checkMetaTag,
   checkPropertyWrite,
   checkRequestHeaders,
   DailyQuotas,
   ExecutionClock,
+  FLUSH_MS,
   fakeCache,
+  SHEETS_CELL_LIMIT,
   SimultaneousExecutions,
   SLEEP_LIMIT_MS,
   URL_FETCH_RESPONSE_LIMIT_BYTES,
   URL_FETCH_TIMEOUT_MS,
   utf8Bytes,
+  WRITE_MS_PER_CELL,
 } from "./apps-script-limits.js";
 
 /** How long a fetch takes on the fake clock unless its answer says otherwise. */
@@ -61,6 +65,19 @@ interface FakeSheet {
   name: string;
   /** The active cell on this sheet ("B2"). */
   cell?: string;
+  /** The grid's size (a new sheet's: 1,000 rows by 26 columns). */
+  rows?: number;
+  columns?: number;
+}
+
+/** What a cell holds: a value as Sheets stored it (text, number, boolean, Date) or a formula. */
+export type StoredCell = string | number | boolean | Date | { formula: string };
+
+/** One sheet's cells, by "row,column" (1-based). */
+export interface SheetCells {
+  values: Map<string, StoredCell>;
+  formats: Map<string, string>;
+  weights: Map<string, string>;
 }
 
 export interface WorldOptions {
@@ -119,9 +136,73 @@ export interface World {
   select(sheetName: string, cell: string): void;
   sheets: FakeSheet[];
   activeSheetName: string;
+  /** Each sheet's cells, by sheet id. */
+  cells: Map<number, SheetCells>;
+  /** SpreadsheetApp.flush() calls, and each setValues (sheet, A1, cells). */
+  flushes: number;
+  writes: { sheet: string; range: string; cells: number }[];
+  /** Fake-clock cost of one written cell and of one flush (apps-script-limits.ts by default). */
+  writeMsPerCell: number;
+  flushMs: number;
+  /** The values of `a1` on a sheet, as stored ("" where empty): what a test reads back. */
+  valuesOf(sheetName: string, a1: string): StoredCell[][];
 }
 
 const AuthMode = { NONE: "NONE", LIMITED: "LIMITED", CUSTOM_FUNCTION: "CUSTOM_FUNCTION", FULL: "FULL" };
+
+/** "B2:F8" -> rows and columns (1-based); a single cell is a range of one. */
+function parseA1(a1: string): { row: number; col: number; rows: number; cols: number } {
+  const cell = (text: string) => {
+    const m = /^\$?([A-Za-z]{1,3})\$?(\d+)$/.exec(text);
+    if (!m) throw new Error(`Range not found`);
+    let col = 0;
+    for (const ch of m[1]!.toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
+    return { row: Number(m[2]), col };
+  };
+  const [first, last] = a1.split(":");
+  const a = cell(first!);
+  const b = last ? cell(last) : a;
+  return {
+    row: Math.min(a.row, b.row),
+    col: Math.min(a.col, b.col),
+    rows: Math.abs(b.row - a.row) + 1,
+    cols: Math.abs(b.col - a.col) + 1,
+  };
+}
+
+function a1Of(row: number, col: number, rows: number, cols: number): string {
+  const letters = (c: number) => {
+    let out = "";
+    for (let n = c; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+    return out;
+  };
+  const first = `${letters(col)}${row}`;
+  return rows === 1 && cols === 1 ? first : `${first}:${letters(col + cols - 1)}${row + rows - 1}`;
+}
+
+/** A date format: a number under it reads back as a Date (getValues). */
+function isDateFormat(format: string | undefined): boolean {
+  return !!format && /[dy]/i.test(format.replace(/"[^"]*"/g, ""));
+}
+
+/**
+ * What Sheets stores for a value written with setValues: a string is read as if typed (a number,
+ * TRUE/FALSE, a formula), unless it starts with an apostrophe, which marks text and is not kept.
+ */
+function typedIn(value: unknown): StoredCell | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  if (value instanceof Date || Object.prototype.toString.call(value) === "[object Date]")
+    return value as Date;
+  const text = String(value);
+  if (text.startsWith("'")) return text.slice(1) === "" ? null : text.slice(1);
+  if (text.startsWith("=")) return { formula: text };
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.trim())) return Number(text);
+  if (/^(true|false)$/i.test(text.trim())) return text.trim().toUpperCase() === "TRUE";
+  return text;
+}
+
+const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
 
 function cellObject(a1: string) {
   return {
@@ -228,6 +309,20 @@ export function loadAppsScript(options: WorldOptions = {}): World {
       world.activeSheetName = sheetName;
       sheet.cell = cell;
     },
+    cells: new Map(),
+    flushes: 0,
+    writes: [],
+    writeMsPerCell: WRITE_MS_PER_CELL,
+    flushMs: FLUSH_MS,
+    valuesOf(sheetName, a1) {
+      const sheet = sheets.find((s) => s.name === sheetName);
+      if (!sheet) throw new Error(`no sheet ${sheetName}`);
+      const r = parseA1(a1);
+      const stored = world.cells.get(sheet.id)?.values;
+      return Array.from({ length: r.rows }, (_, i) =>
+        Array.from({ length: r.cols }, (_, j) => stored?.get(`${r.row + i},${r.col + j}`) ?? ""),
+      );
+    },
   };
 
   const denyInNone = (what: string) => {
@@ -283,6 +378,114 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     };
   }
 
+  function cellsOf(sheet: FakeSheet): SheetCells {
+    let cells = world.cells.get(sheet.id);
+    if (!cells) {
+      cells = { values: new Map(), formats: new Map(), weights: new Map() };
+      world.cells.set(sheet.id, cells);
+    }
+    return cells;
+  }
+  const gridRows = (sheet: FakeSheet) => sheet.rows ?? 1000;
+  const gridColumns = (sheet: FakeSheet) => sheet.columns ?? 26;
+  /** Every sheet's grid together: what Sheets counts against its 10 million cells. */
+  const totalCells = () => sheets.reduce((n, s) => n + gridRows(s) * gridColumns(s), 0);
+
+  /** A Range over rows and columns of `sheet`, with the methods a refresh uses. */
+  function rangeObject(sheet: FakeSheet, row: number, col: number, rows: number, cols: number) {
+    if (!(row >= 1 && col >= 1 && rows >= 1 && cols >= 1)) {
+      throw new Error("The starting row and column of the range must be at least 1, and its size too.");
+    }
+    if (row + rows - 1 > gridRows(sheet) || col + cols - 1 > gridColumns(sheet)) {
+      throw new Error("The coordinates of the range are outside the dimensions of the sheet.");
+    }
+    const a1 = a1Of(row, col, rows, cols);
+    const each = (fn: (key: string, r: number, c: number) => void) => {
+      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) fn(`${row + r},${col + c}`, r, c);
+    };
+    const cells = cellsOf(sheet);
+    const range = {
+      ...cellObject(a1),
+      activate() {
+        world.selections.push({ sheet: sheet.name, range: a1 });
+        sheet.cell = a1.split(":")[0];
+        return range;
+      },
+      getNumRows: () => rows,
+      getNumColumns: () => cols,
+      setValues(values: unknown[][]) {
+        if (!Array.isArray(values) || values.length !== rows) {
+          throw new Error(
+            `The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(values) ? values.length : 0} but the range has ${rows}.`,
+          );
+        }
+        for (const line of values) {
+          if (!Array.isArray(line) || line.length !== cols) {
+            throw new Error(
+              `The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(line) ? line.length : 0} but the range has ${cols}.`,
+            );
+          }
+        }
+        clock.spend(rows * cols * world.writeMsPerCell);
+        each((key, r, c) => {
+          const stored = typedIn(values[r]![c]);
+          if (stored === null) cells.values.delete(key);
+          else cells.values.set(key, stored);
+        });
+        world.writes.push({ sheet: sheet.name, range: a1, cells: rows * cols });
+        return range;
+      },
+      getValues(): unknown[][] {
+        const out: unknown[][] = [];
+        for (let r = 0; r < rows; r++) {
+          const line: unknown[] = [];
+          for (let c = 0; c < cols; c++) {
+            const key = `${row + r},${col + c}`;
+            const v = cells.values.get(key);
+            if (v === undefined) line.push("");
+            else if (typeof v === "object" && !(v instanceof Date)) line.push("#ERROR!");
+            else if (typeof v === "number" && isDateFormat(cells.formats.get(key))) {
+              line.push(new Date(SERIAL_EPOCH + v * 86_400_000));
+            } else line.push(v);
+          }
+          out.push(line);
+        }
+        return out;
+      },
+      clearContent() {
+        each((key) => cells.values.delete(key));
+        return range;
+      },
+      clear() {
+        each((key) => {
+          cells.values.delete(key);
+          cells.formats.delete(key);
+          cells.weights.delete(key);
+        });
+        return range;
+      },
+      setNumberFormat(format: string) {
+        each((key) => cells.formats.set(key, String(format)));
+        return range;
+      },
+      setNumberFormats(formats: string[][]) {
+        if (formats.length !== rows || formats.some((f) => f.length !== cols)) {
+          throw new Error("The number of rows or columns in the data does not match the range.");
+        }
+        each((key, r, c) => cells.formats.set(key, String(formats[r]![c])));
+        return range;
+      },
+      setFontWeight(weight: string | null) {
+        each((key) => {
+          if (weight === "bold") cells.weights.set(key, "bold");
+          else cells.weights.delete(key);
+        });
+        return range;
+      },
+    };
+    return range;
+  }
+
   function sheetObject(sheet: FakeSheet) {
     return {
       getSheetId: () => sheet.id,
@@ -294,15 +497,27 @@ export function loadAppsScript(options: WorldOptions = {}): World {
         world.activeSheetName = sheet.name;
         return this;
       },
-      getRange(a1: string) {
-        return {
-          ...cellObject(a1),
-          activate() {
-            world.selections.push({ sheet: sheet.name, range: a1 });
-            sheet.cell = a1.split(":")[0];
-            return this;
-          },
-        };
+      getMaxRows: () => gridRows(sheet),
+      getMaxColumns: () => gridColumns(sheet),
+      /** Adds rows to the grid: refused past 10 million cells in the spreadsheet. */
+      insertRowsAfter(after: number, howMany: number) {
+        if (!(after >= 1 && after <= gridRows(sheet) && howMany >= 1)) throw new Error("Invalid argument");
+        if (totalCells() + howMany * gridColumns(sheet) > SHEETS_CELL_LIMIT)
+          throw new Error(CELL_LIMIT_MESSAGE);
+        sheet.rows = gridRows(sheet) + howMany;
+        return this;
+      },
+      insertColumnsAfter(after: number, howMany: number) {
+        if (!(after >= 1 && after <= gridColumns(sheet) && howMany >= 1)) throw new Error("Invalid argument");
+        if (totalCells() + howMany * gridRows(sheet) > SHEETS_CELL_LIMIT) throw new Error(CELL_LIMIT_MESSAGE);
+        sheet.columns = gridColumns(sheet) + howMany;
+        return this;
+      },
+      /** getRange("B2:F8") or getRange(row, column, numRows?, numColumns?). */
+      getRange(a: string | number, col?: number, rows = 1, cols = 1) {
+        if (typeof a === "number") return rangeObject(sheet, a, col ?? 1, rows, cols);
+        const r = parseA1(String(a));
+        return rangeObject(sheet, r.row, r.col, r.rows, r.cols);
       },
     };
   }
@@ -350,6 +565,11 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   const services = {
     ScriptApp: { AuthMode },
     SpreadsheetApp: {
+      /** Applies pending changes: each flush costs time on the clock. */
+      flush() {
+        world.flushes++;
+        clock.spend(world.flushMs);
+      },
       getUi: () => ui,
       getActive: () => spreadsheet,
       getActiveSpreadsheet: () => spreadsheet,

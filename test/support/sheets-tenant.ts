@@ -166,3 +166,102 @@ export function requireBuiltCodeJs(): void {
     throw new Error("dist/sheets/Code.js is missing: run `npm run build:sheets` first (npm test does).");
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Refresh: a tenant whose report has data (the data API of its deployment) and records refreshes.
+
+export const DATA_BASE = "https://data.reporting.example/cube/7";
+
+const DATA_ANNOTATION = {
+  measures: { "orders.count": { title: "Orders Count", shortTitle: "Count", type: "number" } },
+  dimensions: {
+    "orders.status": { title: "Orders Status", shortTitle: "Status", type: "string" },
+  },
+  segments: {},
+  timeDimensions: {
+    "orders.createdAt.day": { title: "Orders Created at", shortTitle: "Created at", type: "time" },
+  },
+};
+
+/** Row `i` of the report's data: a status (text that looks like a number or a formula now and then), a count, a day. */
+export function dataRow(i: number): Record<string, string> {
+  const status = i === 0 ? "00123" : i === 1 ? "=1+1" : i === 2 ? "TRUE" : `status ${i}`;
+  const day = new Date(Date.UTC(2024, 0, 1) + (i % 365) * 86_400_000).toISOString().slice(0, 10);
+  return {
+    "orders.status": status,
+    "orders.count": String(i * 3),
+    "orders.createdAt.day": `${day}T00:00:00.000`,
+  };
+}
+
+/** REVENUE with a query, placed with an id on "Q1 Sales" B2:F10 (the old extent: 9 rows by 5 columns). */
+export function refreshableReport(rows: number) {
+  return {
+    ...REVENUE,
+    jsonQuery: JSON.stringify({
+      measures: ["orders.count"],
+      dimensions: ["orders.status"],
+      timeDimensions: [{ dimension: "orders.createdAt", granularity: "day" }],
+      limit: rows,
+    }),
+    externalWorkbookPlacements: [REVENUE.externalWorkbookPlacements[0]!],
+  };
+}
+
+export interface DataTenantOptions {
+  rows: number;
+  /** Milliseconds each load request takes on the fake clock. */
+  loadMs?: number;
+  /** The answer to the record (PUT .../refresh), instead of the report recorded. */
+  record?: () => FetchAnswer;
+  /** More reports listed beside the refreshable one. */
+  others?: Record<string, unknown>[];
+}
+
+/**
+ * The tenant and the deployment's data API for a refresh: the report's rows (dataRow), the token,
+ * and the record, which answers the report with the placement's new last cell and "UP_TO_DATE".
+ * `recorded` holds each record's input, in order.
+ */
+export function dataTenant(o: DataTenantOptions) {
+  const recorded: Record<string, unknown>[] = [];
+  let report = refreshableReport(o.rows);
+  const base = tenant({ list: undefined });
+  const handler = (request: FetchedRequest): FetchAnswer => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports") {
+      return json(200, { items: [report, ...(o.others ?? [])], pageInfo: { hasNextPage: false } });
+    }
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7") {
+      return json(200, { id: 7, name: "Production", deploymentUrl: DATA_BASE });
+    }
+    if (request.method === "POST" && url.pathname === "/api/v1/deployments/7/token") {
+      return json(200, { cubeApiToken: "tok-data-7" });
+    }
+    if (request.method === "POST" && request.url === `${DATA_BASE}/cubejs-api/v1/load`) {
+      const query = (JSON.parse(request.payload ?? "{}") as { query: { limit?: number; offset?: number } })
+        .query;
+      const from = query.offset ?? 0;
+      const to = Math.min(o.rows, from + (query.limit ?? o.rows));
+      const data = [];
+      for (let i = from; i < to; i++) data.push(dataRow(i));
+      return { ...json(200, { query, data, annotation: DATA_ANNOTATION }), durationMs: o.loadMs ?? 100 };
+    }
+    const put = /^\/api\/v1\/deployments\/7\/reports\/42\/refresh$/.exec(url.pathname);
+    if (request.method === "PUT" && put) {
+      const input = JSON.parse(request.payload ?? "{}") as Record<string, unknown>;
+      recorded.push(input);
+      if (o.record) return o.record();
+      const old = report.externalWorkbookPlacements[0]!;
+      report = {
+        ...report,
+        externalWorkbookPlacements: [
+          { ...old, endResultCell: String(input.endResultCell), syncStatus: "UP_TO_DATE" },
+        ],
+      };
+      return json(200, report);
+    }
+    return base(request);
+  };
+  return { handler, recorded, report: () => report };
+}

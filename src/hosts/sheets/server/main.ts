@@ -25,6 +25,7 @@ import {
 import { createSyncAgentChat } from "../../../core/chat-client.js";
 import { type AgentAnswer, newMessageId, type RandomBytes } from "../../../core/chat-request.js";
 import { createSyncPlatformClient, type SyncPlatformClient } from "../../../core/client.js";
+import { createSyncDataClient } from "../../../core/data-client.js";
 import { toDirectoryUserPage } from "../../../core/directory.js";
 import {
   disconnectMayHaveApplied,
@@ -51,13 +52,24 @@ import {
 } from "../../../core/settings.js";
 import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./agent-ask.js";
+import { ensureGrid, readCells, writeBlock } from "./cells.js";
 import { type Envelope, respond, toPlatformError } from "./envelope.js";
+import {
+  checkStepRequest,
+  EXECUTION_MS,
+  markStopped,
+  RUN_ID_PATTERN,
+  readStatus,
+  refreshStep,
+  SAFETY_MS,
+} from "./refresh.js";
+import type { RefreshStatus, RefreshStepAnswer, RefreshStepRequest } from "./refresh-protocol.js";
 import { noteWorkbookEdited, workbookRevision } from "./revision.js";
 import { loadSettings, secretsOf, storeSettings } from "./settings-store.js";
 import { listSheets, readActiveContext, selectRangeIn } from "./spreadsheet.js";
 import { createUrlFetchTransport, type Destinations } from "./url-fetch-transport.js";
 
-export type { Envelope };
+export type { Envelope, RefreshStatus, RefreshStepAnswer, RefreshStepRequest };
 
 /**
  * What the sidebar's poll answers: where the user is, and the workbook's revision (a short opaque
@@ -299,6 +311,84 @@ function stopRequested(messageId: string): boolean {
     return CacheService.getUserCache()?.get(STOP_PREFIX + messageId) === "1";
   } catch {
     return false; // the cache is unavailable: the answer is shown, as it would be without Stop
+  }
+}
+
+/**
+ * Refresh (docs/google-sheets.md, "Refresh in Google Sheets"): one execution of a refresh run over
+ * the placements the sidebar names by key, through the core's refresh flow: data loaded, cells
+ * written in blocks (`setValues`, then `SpreadsheetApp.flush()`), the refresh recorded. It stops in
+ * time for the 6-minute limit and answers where the next call goes on, or the overwrite question
+ * to ask first.
+ */
+export function refreshPlacementsStep(request: RefreshStepRequest): Envelope<RefreshStepAnswer> {
+  const startedAt = Date.now();
+  const remaining = () => EXECUTION_MS - (Date.now() - startedAt);
+  return sidebarCall((settings) => {
+    const checked = checkStepRequest(request);
+    const context = readActiveContext();
+    const sheets = listSheets();
+    const destinations: Destinations = { ...destinationsOf(settings), dataBases: [] };
+    const transport = createUrlFetchTransport(destinations);
+    const client = createSyncPlatformClient({ ...managementAccess(settings), transport, sleep });
+    const data = createSyncDataClient({
+      platform: client,
+      transport,
+      sleep,
+      secrets: secretsOf(settings),
+      // The load stops in time to answer the sidebar (refresh.ts).
+      remainingMs: () => remaining() - SAFETY_MS,
+      // The data API of a deployment the tenant names: the only other place its token goes.
+      onDataUrl: (_id, base) => destinations.dataBases?.push(base),
+    });
+    const reports = client.listReports(pickedDeployment(settings), {
+      externalWorkbookId: context.workbookId,
+    });
+    return refreshStep(checked, {
+      platform: client,
+      data,
+      reports,
+      workbookId: context.workbookId,
+      sheets,
+      cells: { write: writeBlock, read: readCells, prepare: ensureGrid },
+      cache: userCache(),
+      remaining,
+      now: () => Date.now(),
+    });
+  });
+}
+
+/**
+ * Where a refresh run stands (the placement and its phase), polled by the sidebar while a
+ * `refreshPlacementsStep` runs in another execution. Reads the user's cache only.
+ */
+export function refreshStatus(runId: string): Envelope<RefreshStatus | null> {
+  return respond(() => readStatus(userCache(), checkRunId(runId)));
+}
+
+/**
+ * Stop, for a refresh run: marks it in the user's cache; the execution running it stops before the
+ * next placement, or during a load, and finishes a placement whose cells it is writing.
+ */
+export function stopRefresh(runId: string): Envelope<null> {
+  return respond(() => {
+    markStopped(userCache(), checkRunId(runId));
+    return null;
+  });
+}
+
+function checkRunId(runId: string): string {
+  if (typeof runId !== "string" || !RUN_ID_PATTERN.test(runId)) {
+    throw new PlatformError("bad-request", "There is no refresh with that id.");
+  }
+  return runId;
+}
+
+function userCache(): GoogleAppsScript.Cache.Cache | null {
+  try {
+    return CacheService.getUserCache();
+  } catch {
+    return null; // progress and Stop are then unavailable; the refresh itself still runs
   }
 }
 
