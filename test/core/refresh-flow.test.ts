@@ -7,6 +7,7 @@ import {
   type RefreshOutcome,
   refreshProgressText,
   refreshSummary,
+  runRefreshSync,
 } from "../../src/core/index.js";
 import { fullReport, placement } from "./fixtures.js";
 
@@ -62,5 +63,80 @@ describe("refreshProgressText", () => {
     expect(refreshProgressText("waiting")).toBe("Refreshing… the service is preparing the data");
     expect(refreshProgressText("recording")).toBe("Refreshing… recording");
     expect(refreshProgressText("loading")).toBe("Refreshing…");
+  });
+});
+
+describe("runRefreshSync (Apps Script)", () => {
+  const answer = {
+    query: {},
+    data: [{ "orders.status": "open" }],
+    annotation: {
+      measures: {},
+      dimensions: { "orders.status": { title: "Status", shortTitle: "Status", type: "string" } },
+      segments: {},
+      timeDimensions: {},
+    },
+    lastRefreshTime: null,
+    total: 1,
+  };
+  // The placement grows past its old extent (B2:B2 is one cell; the result is two rows): the row
+  // below is read, and it is not empty.
+  const grown = planRefresh(
+    placedReports([
+      fullReport({
+        externalWorkbookPlacements: [
+          placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "B2" }),
+        ],
+      }),
+    ]),
+    { kind: "all" },
+    [{ id: "s1", name: "Sales" }],
+  ).items[0]!;
+
+  it("hands the overwrite question to a function, and tells progress", () => {
+    const asked: string[] = [];
+    const progress: string[] = [];
+    const outcomes = runRefreshSync(
+      [grown],
+      {
+        load: () => answer as never,
+        read: () => [["someone's"]],
+        write: () => {
+          throw new Error("nothing is written after Cancel");
+        },
+        record: () => {
+          throw new Error("nothing is recorded after Cancel");
+        },
+        overwrite: (_item, question) => {
+          asked.push(question);
+          return false;
+        },
+      },
+      { onProgress: (p) => progress.push(p.phase) },
+    );
+    expect(asked).toEqual([expect.stringMatching(/has grown: .*B3 is not empty\. Overwrite those cells\?$/)]);
+    expect(outcomes[0]).toMatchObject({ status: "not-refreshed", reason: "would-overwrite" });
+    expect(progress).toEqual(["loading"]);
+  });
+
+  it("a boolean answers the question as before; writing progress counts rows", () => {
+    const progress: [string, number | undefined][] = [];
+    const outcomes = runRefreshSync(
+      [grown],
+      {
+        load: () => answer as never,
+        read: () => [["someone's"]],
+        write: () => {},
+        record: (item) => item.placement.report,
+        overwrite: true,
+      },
+      { onProgress: (p) => progress.push([p.phase, p.rows]) },
+    );
+    expect(outcomes[0]?.status).toBe("refreshed");
+    expect(progress).toEqual([
+      ["loading", undefined],
+      ["writing", 0],
+      ["recording", undefined],
+    ]);
   });
 });

@@ -143,6 +143,11 @@ export interface World {
   writes: { sheet: string; range: string; cells: number }[];
   /** Fake-clock cost of one written cell and of one flush (apps-script-limits.ts by default). */
   writeMsPerCell: number;
+  /**
+   * Makes the n-th setValues from now (1 = the next) fail as Sheets does when it cannot reach the
+   * document ("Service Spreadsheets failed while accessing document with id ..."); null: none.
+   */
+  failSetValuesAt: number | null;
   flushMs: number;
   /** The values of `a1` on a sheet, as stored ("" where empty): what a test reads back. */
   valuesOf(sheetName: string, a1: string): StoredCell[][];
@@ -313,6 +318,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
     flushes: 0,
     writes: [],
     writeMsPerCell: WRITE_MS_PER_CELL,
+    failSetValuesAt: null,
     flushMs: FLUSH_MS,
     valuesOf(sheetName, a1) {
       const sheet = sheets.find((s) => s.name === sheetName);
@@ -425,6 +431,12 @@ export function loadAppsScript(options: WorldOptions = {}): World {
               `The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(line) ? line.length : 0} but the range has ${cols}.`,
             );
           }
+        }
+        if (world.failSetValuesAt !== null && --world.failSetValuesAt === 0) {
+          world.failSetValuesAt = null;
+          throw new Error(
+            `Service Spreadsheets failed while accessing document with id ${options.spreadsheetId ?? "1FakeSpreadsheetIdForTests0123456789abcdef"}.`,
+          );
         }
         clock.spend(rows * cols * world.writeMsPerCell);
         each((key, r, c) => {

@@ -194,8 +194,23 @@ export function dataRow(i: number): Record<string, string> {
   };
 }
 
-/** REVENUE with a query, placed with an id on "Q1 Sales" B2:F10 (the old extent: 9 rows by 5 columns). */
-export function refreshableReport(rows: number) {
+/** A second placement of the same report, on Summary A1:C4. */
+export const SECOND_PLACEMENT = {
+  id: "plc-42-b",
+  workbookId: SPREADSHEET_ID,
+  resultLocation: "Summary!A1",
+  endResultCell: "C4",
+  sheetId: "0",
+  sheetName: "Summary",
+  anchorCell: "A1",
+  syncStatus: "CHANGED",
+};
+
+/**
+ * REVENUE with a query, placed with an id on "Q1 Sales" B2:F10 (the old extent: 9 rows by 5
+ * columns), and on Summary A1:C4 when `second`.
+ */
+export function refreshableReport(rows: number, second = false) {
   return {
     ...REVENUE,
     jsonQuery: JSON.stringify({
@@ -204,7 +219,10 @@ export function refreshableReport(rows: number) {
       timeDimensions: [{ dimension: "orders.createdAt", granularity: "day" }],
       limit: rows,
     }),
-    externalWorkbookPlacements: [REVENUE.externalWorkbookPlacements[0]!],
+    externalWorkbookPlacements: [
+      REVENUE.externalWorkbookPlacements[0]!,
+      ...(second ? [SECOND_PLACEMENT] : []),
+    ],
   };
 }
 
@@ -216,6 +234,10 @@ export interface DataTenantOptions {
   record?: () => FetchAnswer;
   /** More reports listed beside the refreshable one. */
   others?: Record<string, unknown>[];
+  /** Load requests after the first answered "Continue wait" (the service still preparing), before data. */
+  waitsAfterFirst?: number;
+  /** The report is placed a second time, on Summary A1:C4 (SECOND_PLACEMENT). */
+  second?: boolean;
 }
 
 /**
@@ -225,7 +247,8 @@ export interface DataTenantOptions {
  */
 export function dataTenant(o: DataTenantOptions) {
   const recorded: Record<string, unknown>[] = [];
-  let report = refreshableReport(o.rows);
+  let loadRequests = 0;
+  let report = refreshableReport(o.rows, o.second);
   const base = tenant({ list: undefined });
   const handler = (request: FetchedRequest): FetchAnswer => {
     const url = new URL(request.url);
@@ -239,6 +262,10 @@ export function dataTenant(o: DataTenantOptions) {
       return json(200, { cubeApiToken: "tok-data-7" });
     }
     if (request.method === "POST" && request.url === `${DATA_BASE}/cubejs-api/v1/load`) {
+      const n = loadRequests++;
+      if (n >= 1 && n <= (o.waitsAfterFirst ?? 0)) {
+        return { ...json(200, { error: "Continue wait" }), durationMs: o.loadMs ?? 100 };
+      }
       const query = (JSON.parse(request.payload ?? "{}") as { query: { limit?: number; offset?: number } })
         .query;
       const from = query.offset ?? 0;
@@ -252,12 +279,13 @@ export function dataTenant(o: DataTenantOptions) {
       const input = JSON.parse(request.payload ?? "{}") as Record<string, unknown>;
       recorded.push(input);
       if (o.record) return o.record();
-      const old = report.externalWorkbookPlacements[0]!;
       report = {
         ...report,
-        externalWorkbookPlacements: [
-          { ...old, endResultCell: String(input.endResultCell), syncStatus: "UP_TO_DATE" },
-        ],
+        externalWorkbookPlacements: report.externalWorkbookPlacements.map((p) =>
+          p.id === input.placementId
+            ? { ...p, endResultCell: String(input.endResultCell), syncStatus: "UP_TO_DATE" }
+            : p,
+        ),
       };
       return json(200, report);
     }
