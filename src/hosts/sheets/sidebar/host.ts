@@ -286,6 +286,13 @@ export function createSheetsHost(
     async selectRange(target) {
       await active(run("selectRange", target));
     },
+    async refreshPlacements(items, handlers) {
+      markActive();
+      // The server writes the cells, in as many executions as the 6-minute limit needs; the code
+      // that drives them loads with the first refresh.
+      const { refreshInSheets } = await import("./refresh.js");
+      return refreshInSheets(run, items, handlers, { timers });
+    },
     // Google Sheets has no cell context menu for add-ons: "Disconnect report here" is an add-on menu
     // item that runs on the server, so no command ever starts in the sidebar.
     onCommand: () => () => {},
