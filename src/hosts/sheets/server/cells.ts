@@ -80,10 +80,26 @@ function cellValue(value: unknown): string | number | boolean {
   return `'${String(value)}`;
 }
 
+/**
+ * The part of `a1` inside the sheet's grid, or null: what lies beyond holds nothing and cannot be
+ * addressed. The part kept starts where the range does, so positions still count from its first cell.
+ */
+function withinGrid(sheet: Sheet, a1: string): GoogleAppsScript.Spreadsheet.Range | null {
+  const [first, last] = a1.split(":");
+  const a = parseCell(first ?? "");
+  const b = parseCell(last ?? first ?? "");
+  if (!a || !b) throw new PlatformError("bad-request", `Not a range: ${a1}`);
+  const bottom = Math.min(b.row, sheet.getMaxRows());
+  const right = Math.min(b.col, sheet.getMaxColumns());
+  if (bottom < a.row || right < a.col) return null;
+  return sheet.getRange(a.row, a.col, bottom - a.row + 1, right - a.col + 1);
+}
+
 /** One block: the cleared ranges, the values, the header's weight, the dates' format; then a flush. */
 export function writeBlock(block: CellBlock): void {
   const sheet = sheetOf(block.sheet);
-  for (const address of block.clear) sheet.getRange(address).clearContent();
+  // The old extent may reach past a grid the user has since made smaller.
+  for (const address of block.clear) withinGrid(sheet, address)?.clearContent();
   const rows = block.values.length;
   const columns = block.values[0]?.length ?? 0;
   const start = parseCell(block.topLeft);
@@ -104,19 +120,7 @@ export function writeBlock(block: CellBlock): void {
   SpreadsheetApp.flush();
 }
 
-/**
- * The values of a range, as `getValues` gives them ("" for an empty cell). The part beyond the
- * sheet's grid holds nothing and cannot be addressed: it is left out (the rows and columns kept
- * start where the range does, so positions still count from its top-left cell).
- */
-export function readCells({ sheet: target, range }: CellRead): unknown[][] {
-  const [first, last] = range.split(":");
-  const a = parseCell(first ?? "");
-  const b = parseCell(last ?? first ?? "");
-  if (!a || !b) throw new PlatformError("bad-request", `Not a range: ${range}`);
-  const sheet = sheetOf(target);
-  const bottom = Math.min(b.row, sheet.getMaxRows());
-  const right = Math.min(b.col, sheet.getMaxColumns());
-  if (bottom < a.row || right < a.col) return [];
-  return sheet.getRange(a.row, a.col, bottom - a.row + 1, right - a.col + 1).getValues();
+/** The values of a range, as `getValues` gives them ("" for an empty cell), within the grid. */
+export function readCells({ sheet, range }: CellRead): unknown[][] {
+  return withinGrid(sheetOf(sheet), range)?.getValues() ?? [];
 }

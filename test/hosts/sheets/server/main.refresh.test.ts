@@ -249,6 +249,29 @@ describe("refreshPlacementsStep: failures", () => {
     expect(tenant.recorded).toEqual([]);
   });
 
+  it("an old extent reaching past a grid made smaller since is cleared within the grid", () => {
+    const { w } = world({ rows: 2 }, [
+      { id: 0, name: "Summary", cell: "A1" },
+      { id: 123456789, name: "Q1 Sales", cell: "C5", rows: 8, columns: 26 } as never,
+    ]);
+    const sheet = w.global.SpreadsheetApp.getActiveSpreadsheet().getSheetByName("Q1 Sales");
+    sheet.getRange("B2:F8").setValues(Array.from({ length: 7 }, () => ["old", 1, 2, 3, 4]));
+    const { outcomes } = runAll(w, [KEY]);
+    expect(outcomes[0]).toMatchObject({ status: "refreshed", written: { bottom: 4, right: 4 } });
+    expect(
+      w
+        .valuesOf("Q1 Sales", "B5:F8")
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
+    expect(
+      w
+        .valuesOf("Q1 Sales", "E2:F4")
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
+  });
+
   it("a placement the service no longer lists is Not refreshed with the reason; the others go on", () => {
     const { w } = world({ rows: 5 });
     const { outcomes } = runAll(w, ["p:gone", KEY]);
