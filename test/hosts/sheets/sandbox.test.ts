@@ -69,6 +69,40 @@ describe("against the sandbox", () => {
     expect(snapshot.problems).toEqual([]);
   });
 
+  // Before the disconnect below, which removes this placement.
+  it("Refresh: the placement's cells written from the sandbox's data API, then the service says Up to date", () => {
+    const world = boardPack();
+    let request: Record<string, unknown> | null = { runId: "run-sandbox-0001", keys: ["p:plc-101-board"] };
+    const outcomes: { status: string; message: string }[] = [];
+    while (request) {
+      const answer: {
+        outcomes: { status: string; message: string }[];
+        question: string | null;
+        next: Record<string, unknown> | null;
+      } = callOk(world, "refreshPlacementsStep", request);
+      outcomes.push(...answer.outcomes);
+      expect(answer.question).toBeNull();
+      request = answer.next;
+    }
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        status: "refreshed",
+        message: expect.stringMatching(/^Refreshed Revenue by Region at KPIs!A1:/),
+      }),
+    ]);
+    expect(world.valuesOf("KPIs", "A1")[0]![0]).toEqual(expect.any(String));
+    expect(world.flushes).toBeGreaterThan(0);
+    const put = world.requests.find((r) => r.method === "PUT")!;
+    expect(put.url).toMatch(/\/api\/v1\/deployments\/1\/reports\/\d+\/refresh$/);
+    const after = callOk<Snapshot>(world, "refreshPane");
+    const placement = after.reports
+      .find((r) => r.name === "Revenue by Region")
+      ?.externalWorkbookPlacements?.find((p) => p.workbookId === OTHER_WORKBOOK.id) as
+      | { syncStatus?: string }
+      | undefined;
+    expect(placement?.syncStatus).toBe("UP_TO_DATE");
+  });
+
   it("Disconnect report here: removes the placement under the cell, then finds nothing there", () => {
     const world = boardPack();
     world.select("KPIs", "H20");
