@@ -25,7 +25,7 @@
 import type { LoadAnswer } from "../../../core/data-api.js";
 import type { SyncDataClient } from "../../../core/data-client.js";
 import { isPlatformError, PlatformError } from "../../../core/errors.js";
-import { DATA_REQUEST_TIMEOUT_MS } from "../../../core/limits.js";
+import { DATA_POLL_MAX_MS, DATA_REQUEST_TIMEOUT_MS } from "../../../core/limits.js";
 import { parseCell } from "../../../core/location.js";
 import { placedReports, reportName, type SheetRef, splitByWorkbook } from "../../../core/placement-view.js";
 import {
@@ -376,12 +376,13 @@ export function refreshStep(request: RefreshStepRequest, deps: StepDeps): Refres
               },
             });
           } catch (e) {
-            // Out of this execution's time: a placement that did not have a whole execution gets one.
+            // Out of this execution's time (the data client stops when a fetch, or a pause and a
+            // fetch, would not fit): a placement that did not have a whole execution gets one.
             if (
               !firstInExecution &&
               isPlatformError(e) &&
               e.kind === "timeout" &&
-              deps.remaining() < DATA_REQUEST_TIMEOUT_MS + SAFETY_MS
+              deps.remaining() < DATA_REQUEST_TIMEOUT_MS + DATA_POLL_MAX_MS + SAFETY_MS
             ) {
               pausedAt = "load";
             }
