@@ -181,6 +181,58 @@ describe("the Sheets host's refreshPlacements, over the built Code.js", () => {
     expect(world.valuesOf("Q1 Sales", "B12")).toEqual([[""]]);
   });
 
+  it("Stop while the overwrite question is open: nothing is written, the placement is Not refreshed (stopped)", async () => {
+    const { world, tenant, host, calls } = setUp({ rows: 20 });
+    world.global.SpreadsheetApp.getActiveSpreadsheet()
+      .getSheetByName("Q1 Sales")
+      .getRange("C20")
+      .setValues([[7]]);
+    world.writes.length = 0;
+    const { items } = await plan(host, { kind: "placement", key: FIRST });
+    const controller = new AbortController();
+    const h = handlersFor({
+      signal: controller.signal,
+      // The pane answers an open question "no" on Stop.
+      confirmOverwrite: async () => {
+        controller.abort();
+        return false;
+      },
+    });
+    const outcomes = await host.refreshPlacements!(items, h.handlers);
+    expect(outcomes).toEqual([expect.objectContaining({ status: "not-refreshed", reason: "stopped" })]);
+    const steps = calls.filter((c) => c.name === "refreshPlacementsStep");
+    expect(steps.at(-1)?.args[0]).toMatchObject({ overwrite: false, stop: true });
+    expect(world.writes).toEqual([]);
+    expect(tenant.recorded).toEqual([]);
+  });
+
+  it("a step Apps Script ends (its 6 minutes) rejects the run with Google's reason; what finished before stays reported; polling stops", async () => {
+    const { world, host, calls } = setUp({ rows: 5, second: true });
+    const original = world.global.refreshPlacementsStep;
+    let n = 0;
+    world.global.refreshPlacementsStep = (request: { keys: string[] }) => {
+      if (++n === 1) {
+        // The first execution refreshes one placement and goes on with the other in a second one.
+        const answer = original({ ...request, keys: request.keys.slice(0, 1) });
+        return {
+          ...answer,
+          value: { ...answer.value, next: { runId: request.runId ?? "", keys: request.keys.slice(1) } },
+        };
+      }
+      throw new Error("Exceeded maximum execution time");
+    };
+    const { items } = await plan(host, { kind: "all" });
+    const h = handlersFor();
+    await expect(host.refreshPlacements!(items, h.handlers)).rejects.toMatchObject({
+      kind: "server",
+      message: expect.stringMatching(/could not run refreshPlacementsStep: Exceeded maximum execution time/),
+    });
+    expect(h.outcomes.map((o) => o.status)).toEqual(["refreshed"]);
+    const polls = calls.filter((c) => c.name === "refreshStatus").length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.filter((c) => c.name === "refreshStatus")).toHaveLength(polls);
+  });
+
   it("the pane's Refresh all runs over it: N of M refreshed, the rows and the summary", async () => {
     const { host } = setUp({ rows: 10, second: true });
     const snapshot = await host.loadWorkbook();
