@@ -2,7 +2,7 @@
  * The whole Sheets add-on without Google: the built Sidebar.html in Chromium, whose
  * `google.script.run` calls the built Code.js (loaded as Apps Script loads it, with the fakes),
  * whose UrlFetchApp reaches the real sandbox. The flows: the pane lists the placement under the
- * active cell and disconnects it; the lazily loaded parts (settings, agent chat, markdown) come
+ * active cell, refreshes it, and disconnects it; the lazily loaded parts (settings, agent chat, markdown) come
  * from the server's chunk files when first needed, and work.
  */
 import { pathToFileURL } from "node:url";
@@ -93,6 +93,28 @@ async function openSidebar(settings: Record<string, unknown> = {}): Promise<Page
 }
 
 describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () => {
+  // Before the disconnect below, which removes this placement from the sandbox.
+  it("Refresh on the selected cell's card: the server writes the placement's cells from the sandbox's data API and records it; the pane says so", async () => {
+    const page = await openSidebar();
+    await page
+      .getByText(/KPIs!A1:E7/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    calls.length = 0;
+    await page.getByRole("button", { name: "Refresh", exact: true }).first().click();
+    await page
+      .getByText(/Refreshed Revenue by Region at KPIs!A1:/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    expect(calls).toContain("refreshPlacementsStep");
+    expect(world.valuesOf("KPIs", "A1")[0]![0]).toEqual(expect.any(String));
+    expect(world.valuesOf("KPIs", "A1")[0]![0]).not.toBe("");
+    expect(world.flushes).toBeGreaterThan(0);
+    expect(world.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it("shows this spreadsheet's placement under the cell and disconnects it in one server call", async () => {
     const page = await openSidebar();
     await page.getByText("Google Sheets", { exact: false }).first().waitFor({ timeout: 15_000 });
