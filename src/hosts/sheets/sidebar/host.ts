@@ -1,8 +1,9 @@
 /**
  * The Google Sheets host, as the sidebar sees it. The sidebar cannot read the sheet or call the
  * service itself: every method is one `google.script.run` call to the Apps Script server (see
- * ../server/main.ts), which holds the API key. One call per user action: a refresh is `refreshPane`
- * (context, sheets and reports together), a disconnect is `disconnectPlacement`.
+ * ../server/main.ts), which holds the API key. One call per user action: a list reload is
+ * `refreshPane` (context, sheets and reports together), a disconnect is `disconnectPlacement`; a
+ * Refresh of cells is one `refreshPlacementsStep` per execution it needs (./refresh.ts).
  *
  * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`,
  * only while someone listens and the sidebar is visible, and notifies only when something changed.

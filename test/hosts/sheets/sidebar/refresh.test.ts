@@ -210,13 +210,13 @@ describe("the Sheets host's refreshPlacements, over the built Code.js", () => {
     const { world, host, calls } = setUp({ rows: 5, second: true });
     const original = world.global.refreshPlacementsStep;
     let n = 0;
-    world.global.refreshPlacementsStep = (request: { keys: string[] }) => {
+    world.global.refreshPlacementsStep = (request: { runId: string; keys: string[] }) => {
       if (++n === 1) {
         // The first execution refreshes one placement and goes on with the other in a second one.
         const answer = original({ ...request, keys: request.keys.slice(0, 1) });
         return {
           ...answer,
-          value: { ...answer.value, next: { runId: request.runId ?? "", keys: request.keys.slice(1) } },
+          value: { ...answer.value, next: { runId: request.runId, keys: request.keys.slice(1) } },
         };
       }
       throw new Error("Exceeded maximum execution time");
