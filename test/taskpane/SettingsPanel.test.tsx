@@ -46,6 +46,17 @@ describe("Settings opened at a field", () => {
   }
 });
 
+describe("Settings opened to fix a failure", () => {
+  it("marks the field with the failure, not only focuses it", async () => {
+    const refused = "The agent API key was refused (401). Paste a new one in Settings.";
+    view = await renderSettings(new FakeHost(), { focusField: "agentApiKey", focusMessage: refused });
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Agent API key"));
+    expect(fieldError(view.container, "Agent API key")).toBe(refused);
+    expect(fieldByLabel(view.container, "Agent API key").getAttribute("aria-invalid")).toBe("true");
+    expect(view.container.querySelectorAll('[aria-invalid="true"]')).toHaveLength(1);
+  });
+});
+
 describe("a failed save, shown at its field", () => {
   it("an error that names its field is shown there, and focus goes to it", async () => {
     const host = new FakeHost();
