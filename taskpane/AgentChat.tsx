@@ -244,7 +244,14 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
 
   return (
     <div className={styles.root}>
-      <AgentIdentityLine identity={identity} onReset={() => setIdentity(identityFromSettings(settings))} />
+      <AgentIdentityLine
+        identity={identity}
+        onReset={() => {
+          setIdentity(identityFromSettings(settings));
+          // Back to me goes away with the preview: focus goes to the question box, as after Stop.
+          questionRef.current?.focus();
+        }}
+      />
       <SeeAsAnotherUser
         host={host}
         scimTokenSet={settings.scimTokenSet}

@@ -254,10 +254,33 @@ function AttributesEditor({
   onChange(rows: AttributeRow[]): void;
 }) {
   const styles = useStyles();
+  const box = useRef<HTMLFieldSetElement>(null);
+  // Where focus goes once the rows have re-rendered: an added row's name, or after a removal the
+  // row that took the removed one's place (else the one before it, else Add attribute). Never the page.
+  const focusNext = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the rows
+  useEffect(() => {
+    const label = focusNext.current;
+    focusNext.current = null;
+    if (label === null) return;
+    const target = [...(box.current?.querySelectorAll<HTMLElement>("input, button") ?? [])].find(
+      (el) => el.getAttribute("aria-label") === label || el.textContent?.trim() === label,
+    );
+    target?.focus();
+  }, [rows]);
   const update = (index: number, patch: Partial<AttributeRow>) =>
     onChange(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+  const add = () => {
+    focusNext.current = `Attribute ${rows.length + 1} name`;
+    onChange([...rows, { name: "", value: "" }]);
+  };
+  const remove = (index: number) => {
+    const left = rows.length - 1;
+    focusNext.current = left === 0 ? "Add attribute" : `Remove attribute ${Math.min(index, left - 1) + 1}`;
+    onChange(rows.filter((_, j) => j !== index));
+  };
   return (
-    <fieldset className={mergeClasses(styles.panel, styles.fieldset)}>
+    <fieldset ref={box} className={mergeClasses(styles.panel, styles.fieldset)}>
       <legend>
         <Text size={200} weight="semibold">
           User attributes
@@ -286,7 +309,7 @@ function AttributesEditor({
             size="small"
             icon={<RemoveIcon />}
             aria-label={`Remove attribute ${i + 1}`}
-            onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            onClick={() => remove(i)}
           />
         </div>
       ))}
@@ -294,7 +317,7 @@ function AttributesEditor({
         Values: 42 is a number, true or false a yes/no, "a, b" a list; anything else is text.
       </Caption1>
       <div>
-        <Button size="small" icon={<AddIcon />} onClick={() => onChange([...rows, { name: "", value: "" }])}>
+        <Button size="small" icon={<AddIcon />} onClick={add}>
           Add attribute
         </Button>
       </div>

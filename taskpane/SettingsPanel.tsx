@@ -16,8 +16,9 @@ import {
   makeStyles,
   Option,
   Spinner,
-  Subtitle2,
+  Textarea,
   tokens,
+  typographyStyles,
 } from "@fluentui/react-components";
 import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Deployment } from "../src/core/schema.js";
@@ -26,7 +27,8 @@ import { requireSecureUrl } from "../src/core/transport.js";
 import type { PublicSettings, SettingsPatch, SpreadsheetHost } from "../src/hosts/host.js";
 import { errorField, errorKind, errorMessage, type SettingsField, settingsFieldFor } from "./errorMessage.js";
 import { SecretInput } from "./SecretInput.js";
-import { changed, hostOf, isSecure, secretHint, secretOf } from "./settingsForm.js";
+import { changed, hostOf, isSecure, secretHint, secretOf, storedWhere } from "./settingsForm.js";
+import { HEADER_SCROLL_MARGIN } from "./stickyHeader.js";
 import { isConnected } from "./usePaneState.js";
 
 const useStyles = makeStyles({
@@ -37,7 +39,17 @@ const useStyles = makeStyles({
     // A field focused from the keyboard is scrolled into view above the sticky Save and Back.
     "& input, & textarea, & button, & [tabindex]": { scrollMarginBottom: "64px" },
   },
-  heading: { margin: 0 },
+  // Focused when Settings opens; scrolled to below the sticky header, never under it.
+  heading: {
+    ...typographyStyles.subtitle2,
+    margin: 0,
+    scrollMarginTop: HEADER_SCROLL_MARGIN,
+    outlineStyle: "none",
+  },
+  secretActions: { display: "flex", alignItems: "center", columnGap: tokens.spacingHorizontalS },
+  question: { flexBasis: "100%", margin: `0 0 ${tokens.spacingVerticalXS}` },
+  // A long chat URL wraps, so it can be read whole in a narrow pane.
+  wrapUrl: { wordBreak: "break-all" },
   group: {
     display: "flex",
     flexDirection: "column",
@@ -83,6 +95,7 @@ interface SettingsPanelProps {
 }
 
 type FieldErrors = Partial<Record<SettingsField, string>>;
+type SecretField = "apiKey" | "agentApiKey" | "scimToken";
 
 export default function SettingsPanel({
   host,
@@ -101,7 +114,13 @@ export default function SettingsPanel({
   const agentApiKeyRef = useRef<HTMLInputElement>(null);
   const scimTokenRef = useRef<HTMLInputElement>(null);
   const tenantUrlRef = useRef<HTMLInputElement>(null);
-  const chatUrlRef = useRef<HTMLInputElement>(null);
+  const chatUrlRef = useRef<HTMLTextAreaElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const savedRef = useRef<HTMLDivElement>(null);
+  const discardRef = useRef<HTMLButtonElement>(null);
+  const backRef = useRef<HTMLButtonElement>(null);
+  // Where focus goes when the question closes: it held focus, and its buttons go with it.
+  const returnFocus = useRef(false);
   const deploymentRef = useRef<HTMLButtonElement>(null);
   // In the form's order: a check that fails on several goes to the first.
   const fieldRefs: Record<SettingsField, RefObject<HTMLElement | null>> = {
@@ -136,10 +155,16 @@ export default function SettingsPanel({
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
+  // Stored secrets the user asked to remove: sent as empty on the next Save.
+  const [clearing, setClearing] = useState<ReadonlySet<SecretField>>(new Set());
+  // Back (or Escape) with changes not saved: the footer asks before they are thrown away.
+  const [confirmLeave, setConfirmLeave] = useState(false);
 
   const [deployments, setDeployments] = useState<Deployment[] | null>(null);
   const [deploymentsError, setDeploymentsError] = useState<string | null>(null);
   const [deploymentsLoading, setDeploymentsLoading] = useState(false);
+  // The field whose value kept the deployments from loading (a refused key, a tenant not reached).
+  const [keyRefused, setKeyRefused] = useState<"apiKey" | "tenantUrl" | null>(null);
   const connected = isConnected(settings);
 
   const loadDeployments = useCallback(async () => {
@@ -147,18 +172,48 @@ export default function SettingsPanel({
     setDeploymentsError(null);
     try {
       setDeployments(await host.platform.listDeployments());
+      setKeyRefused(null);
     } catch (error) {
-      setDeploymentsError(errorMessage(error));
+      // A refused key or an unreachable tenant is not the deployment's fault: the message goes to
+      // the field that fixes it, and Deployment only says why its list is empty.
+      const field = settingsFieldFor(error);
+      if (field === "apiKey" || field === "tenantUrl") {
+        setKeyRefused(field);
+        setFieldErrors((now) => ({ ...now, [field]: errorMessage(error) }));
+      } else setDeploymentsError(errorMessage(error));
     } finally {
       setDeploymentsLoading(false);
     }
   }, [host]);
 
-  // Opened from an "Open settings" action: at the field that fixes what went wrong.
+  // Opened from an "Open settings" action: at the field that fixes what went wrong. Opened by the
+  // gear: at the heading, so Escape and Tab start from inside Settings, not from the page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when Settings opens at a field
   useEffect(() => {
     if (focusField) goToField(focusField);
+    else if (!firstRun) {
+      headingRef.current?.focus({ preventScroll: true });
+      headingRef.current?.scrollIntoView?.({ block: "start" });
+    }
   }, [focusField]);
+
+  // The saved message is brought into view: it sits at the end of a form taller than the pane.
+  useEffect(() => {
+    if (saved) savedRef.current?.scrollIntoView?.({ block: "nearest" });
+  }, [saved]);
+
+  // The question replaces Save and Back: focus goes to its first answer, never to the page.
+  useEffect(() => {
+    if (confirmLeave) discardRef.current?.focus();
+    else if (returnFocus.current) backRef.current?.focus();
+    returnFocus.current = false;
+  }, [confirmLeave]);
+
+  /** Keep editing (or Escape while asked): the question goes, focus goes back to Back. */
+  const keepEditing = () => {
+    returnFocus.current = true;
+    setConfirmLeave(false);
+  };
 
   // Deployments can be listed once a tenant URL and an API key are stored.
   useEffect(() => {
@@ -199,13 +254,47 @@ export default function SettingsPanel({
     chatHost !== null &&
     (refusedChatUrl === chatUrl || (stored?.chatUrlConfirmed === true && chatUrl === stored.chatUrl));
 
+  /** Whether the form holds anything Save would send. */
+  const isDirty = (): boolean => {
+    const text = (value: string, before: string | undefined) => value.trim() !== (before ?? "").trim();
+    return (
+      text(tenantUrl, stored?.tenantUrl) ||
+      text(chatUrl, stored?.chatUrl) ||
+      text(externalId, stored?.externalId) ||
+      text(email, stored?.email) ||
+      deploymentId !== (stored?.deploymentId ?? null) ||
+      (chatNeedsTrust &&
+        trustChatUrl !== (stored?.chatUrlConfirmed === true && stored.chatUrl === chatUrl)) ||
+      clearing.size > 0 ||
+      [apiKeyRef, agentApiKeyRef, scimTokenRef].some((field) => secretOf(field) !== "")
+    );
+  };
+
+  /** Back and Escape: straight back when nothing changed; otherwise the footer asks first. */
+  const leave = () => {
+    if (isDirty()) setConfirmLeave(true);
+    else onClose();
+  };
+
+  /** Done on the saved message: what changed since is saved first, never dropped. */
+  const done = async () => {
+    if (!isDirty()) return onClose();
+    if (await save()) onClose();
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (saving) return;
+    await save();
+  };
+
+  /** Saves what changed; true when the host stored it. */
+  const save = async (): Promise<boolean> => {
+    if (saving) return false;
+    setConfirmLeave(false);
     setSaved(false);
     setSaveError(null);
     setNotice(null);
-    if (!validate()) return;
+    if (!validate()) return false;
     const patch: SettingsPatch = {};
     if (changed(tenantUrl, stored?.tenantUrl)) patch.tenantUrl = tenantUrl.trim();
     if (!stored || deploymentId !== stored.deploymentId) patch.deploymentId = deploymentId;
@@ -220,6 +309,9 @@ export default function SettingsPanel({
     if (apiKey !== "") patch.apiKey = apiKey;
     if (agentApiKey !== "") patch.agentApiKey = agentApiKey;
     if (scimToken !== "") patch.scimToken = scimToken;
+    // A secret the user removed is sent empty, which the store takes as "none" (a new one typed
+    // instead wins).
+    for (const field of clearing) if (patch[field] === undefined) patch[field] = "";
     // A key is for the URL shown beside it: the store refuses it if another pane has changed that
     // URL since this form was filled (core/settings.ts, requireSeenUrls).
     if ((apiKey !== "" || scimToken !== "") && patch.tenantUrl === undefined) {
@@ -241,8 +333,10 @@ export default function SettingsPanel({
       setEmail(next.email);
       setDeploymentId(next.deploymentId);
       setStored(next);
+      setClearing(new Set());
       setSaved(true);
       onSaved(next);
+      return true;
     } catch (error) {
       const message = errorMessage(error);
       setSaveError(message);
@@ -255,9 +349,32 @@ export default function SettingsPanel({
         setFieldErrors({ [field]: message });
         goToField(field);
       }
+      return false;
     } finally {
       setSaving(false);
     }
+  };
+
+  /** A stored secret's hint and its Remove / Keep choice. */
+  const secretHintOf = (field: SecretField, isSet: boolean | undefined, what: string, setText: string) => {
+    if (!isSet)
+      return field === "scimToken" ? "Optional: lets an admin preview the agent as another user." : undefined;
+    const removing = clearing.has(field);
+    const toggle = () =>
+      setClearing((now) => {
+        const next = new Set(now);
+        if (removing) next.delete(field);
+        else next.add(field);
+        return next;
+      });
+    return (
+      <span className={styles.secretActions}>
+        <span>{removing ? `The ${what} will be removed when you save.` : setText}</span>
+        <Button size="small" appearance="transparent" onClick={toggle}>
+          {removing ? `Keep the ${what}` : `Remove the ${what}`}
+        </Button>
+      </span>
+    );
   };
 
   const errorOf = (field: SettingsField) =>
@@ -271,7 +388,9 @@ export default function SettingsPanel({
     ? "Save the tenant URL and API key first; then pick a deployment here."
     : deploymentsLoading
       ? "Loading deployments…"
-      : undefined;
+      : keyRefused
+        ? `Deployments are listed once the ${keyRefused === "apiKey" ? "API key is accepted" : "tenant is reached"}.`
+        : undefined;
 
   return (
     <form
@@ -282,14 +401,16 @@ export default function SettingsPanel({
         if (event.key !== "Escape" || firstRun || event.defaultPrevented) return;
         if ((event.target as HTMLElement).getAttribute?.("aria-expanded") === "true") return;
         event.preventDefault();
-        onClose();
+        // Escape while asked: keep editing.
+        if (confirmLeave) keepEditing();
+        else leave();
       }}
       aria-labelledby={headingId}
       noValidate
     >
-      <Subtitle2 as="h2" id={headingId} className={styles.heading}>
+      <h2 id={headingId} className={styles.heading} ref={headingRef} tabIndex={-1}>
         Settings
-      </Subtitle2>
+      </h2>
       {firstRun ? (
         <MessageBar intent="info">
           <MessageBarBody>
@@ -297,14 +418,16 @@ export default function SettingsPanel({
           </MessageBarBody>
         </MessageBar>
       ) : (
-        <Caption1 className={styles.intro}>
-          Stored for you on this computer, never in the workbook. Keys are never shown again.
-        </Caption1>
+        <Caption1 className={styles.intro}>{storedWhere(host.kind)}</Caption1>
       )}
 
       <fieldset className={styles.group}>
         <legend className={styles.legend}>Connection</legend>
-        <Field label="Tenant URL" {...errorOf("tenantUrl")} hint="https://your-tenant.example.com">
+        <Field
+          label="Tenant URL"
+          {...errorOf("tenantUrl")}
+          hint="For example, https://your-tenant.example.com"
+        >
           <Input
             ref={tenantUrlRef}
             type="url"
@@ -318,9 +441,9 @@ export default function SettingsPanel({
         <Field
           label="API key"
           {...errorOf("apiKey")}
-          hint={settings?.apiKeySet ? "A key is set." : undefined}
+          hint={secretHintOf("apiKey", stored?.apiKeySet, "API key", "A key is set.")}
         >
-          <SecretInput inputRef={apiKeyRef} placeholder={secretHint(settings?.apiKeySet)} />
+          <SecretInput inputRef={apiKeyRef} placeholder={secretHint(stored?.apiKeySet)} />
         </Field>
         <Field
           label="Deployment"
@@ -360,12 +483,20 @@ export default function SettingsPanel({
           {...errorOf("chatUrl")}
           hint="From the agent's settings; it ends in /chat/stream-chat-state."
         >
-          <Input
+          <Textarea
             ref={chatUrlRef}
-            type="url"
+            className={styles.wrapUrl}
+            resize="none"
+            rows={Math.min(4, Math.max(1, Math.ceil(chatUrl.length / 34)))}
             value={chatUrl}
+            onKeyDown={(event) => {
+              // One line of text: Enter saves, as in every other field.
+              if (event.key !== "Enter") return;
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }}
             onChange={(_, d) => {
-              setChatUrl(d.value);
+              setChatUrl(d.value.replace(/[\r\n]+/g, ""));
               // A refusal names the URL it was about: another URL is not shown as refused.
               const refusal = fieldErrors.chatUrl;
               if (refusal !== undefined) {
@@ -390,28 +521,29 @@ export default function SettingsPanel({
         <Field
           label="Agent API key"
           {...errorOf("agentApiKey")}
-          hint={settings?.agentApiKeySet ? "A key is set." : undefined}
+          hint={secretHintOf("agentApiKey", stored?.agentApiKeySet, "agent API key", "A key is set.")}
         >
-          <SecretInput inputRef={agentApiKeyRef} placeholder={secretHint(settings?.agentApiKeySet)} />
+          <SecretInput inputRef={agentApiKeyRef} placeholder={secretHint(stored?.agentApiKeySet)} />
         </Field>
         <Field label="External ID" hint="The identity the agent answers for.">
           <Input value={externalId} onChange={(_, d) => setExternalId(d.value)} spellCheck={false} />
         </Field>
-        <Field label="E-mail">
+        <Field label="E-mail" hint="Optional: the e-mail the agent may see for you.">
           <Input type="email" value={email} onChange={(_, d) => setEmail(d.value)} autoComplete="email" />
         </Field>
         <Field
           label="SCIM token"
           {...errorOf("scimToken")}
-          hint={
-            settings?.scimTokenSet
-              ? "A token is set: you can preview the agent as another user."
-              : "Optional: lets an admin preview the agent as another user."
-          }
+          hint={secretHintOf(
+            "scimToken",
+            stored?.scimTokenSet,
+            "SCIM token",
+            "A token is set: you can preview the agent as another user.",
+          )}
         >
           <SecretInput
             inputRef={scimTokenRef}
-            placeholder={settings?.scimTokenSet ? "A token is set (leave empty to keep it)" : "Not set"}
+            placeholder={stored?.scimTokenSet ? "A token is set (leave empty to keep it)" : "Not set"}
           />
         </Field>
       </fieldset>
@@ -427,11 +559,11 @@ export default function SettingsPanel({
         </MessageBar>
       ) : null}
       {saved && !saveError ? (
-        <MessageBar intent="success">
+        <MessageBar intent="success" ref={savedRef} politeness="polite">
           <MessageBarBody>Settings saved.</MessageBarBody>
           {!firstRun && connected ? (
             <MessageBarActions>
-              <Button size="small" onClick={onClose}>
+              <Button size="small" onClick={() => void done()}>
                 Done
               </Button>
             </MessageBarActions>
@@ -440,19 +572,36 @@ export default function SettingsPanel({
       ) : null}
 
       <div className={styles.footer}>
-        <Button
-          type="submit"
-          appearance="primary"
-          disabled={saving}
-          icon={saving ? <Spinner size="tiny" /> : undefined}
-        >
-          Save
-        </Button>
-        {!firstRun ? (
-          <Button type="button" onClick={onClose}>
-            Back
-          </Button>
-        ) : null}
+        {confirmLeave ? (
+          <>
+            <p className={styles.question} role="alert">
+              Your changes are not saved.
+            </p>
+            <Button ref={discardRef} type="button" onClick={onClose}>
+              Discard changes
+            </Button>
+            <Button type="button" appearance="primary" onClick={keepEditing}>
+              Keep editing
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button
+              type="submit"
+              appearance="primary"
+              // Focusable while it saves: a disabled button would drop focus to the page.
+              disabledFocusable={saving}
+              icon={saving ? <Spinner size="tiny" /> : undefined}
+            >
+              Save
+            </Button>
+            {!firstRun ? (
+              <Button ref={backRef} type="button" onClick={leave}>
+                Back
+              </Button>
+            ) : null}
+          </>
+        )}
       </div>
     </form>
   );

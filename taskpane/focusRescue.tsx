@@ -26,7 +26,10 @@ export function useFocusRescue<T extends HTMLElement>(
     return () => {
       if (!el?.contains(document.activeElement)) return;
       queueMicrotask(() => {
-        if (focusLost() || el.contains(document.activeElement)) fallbackRef.current()?.focus();
+        // Still in the page: it was not removed (React's StrictMode runs a cleanup and the effect
+        // again on the same element), so the focus it holds is where the user is.
+        if (el.isConnected) return;
+        if (focusLost()) fallbackRef.current()?.focus();
       });
     };
   }, []);

@@ -13,6 +13,8 @@ import {
   type MessageBarBodyProps,
   type MessageBarProps,
   type MessageBarTitleProps,
+  makeStyles,
+  mergeClasses,
   type SkeletonItemProps,
   type SkeletonProps,
   type SpinnerProps,
@@ -46,9 +48,10 @@ function part<P extends object>(
       () => ({ default: standIn as ComponentType<P> }),
     ),
   );
+  const StandIn = standIn as ComponentType<P>;
   return function LaterPart(props: P) {
     return (
-      <Suspense fallback={standIn(props)}>
+      <Suspense fallback={<StandIn {...props} />}>
         <Loaded {...props} />
       </Suspense>
     );
@@ -57,25 +60,74 @@ function part<P extends object>(
 
 const text = (value: unknown): ReactNode => (typeof value === "string" ? value : null);
 
-export const MessageBar = part<MessageBarProps>(
-  (m) => m.MessageBar,
-  ({ children, className, intent }) => (
-    <div className={className} role={intent === "error" ? "alert" : "status"}>
+// The message bar's stand-in is drawn as Fluent draws the bar (the intent's colours, the padding,
+// the actions beside the text), so an error shown before the chunk arrives looks like one from its
+// first frame, not like plain text with a large button under it.
+const useStandInStyles = makeStyles({
+  bar: {
+    display: "flex",
+    flexWrap: "wrap",
+    alignItems: "center",
+    columnGap: tokens.spacingHorizontalM,
+    rowGap: tokens.spacingVerticalS,
+    minHeight: "36px",
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    boxSizing: "border-box",
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    backgroundColor: tokens.colorNeutralBackground3,
+    fontSize: tokens.fontSizeBase300,
+    lineHeight: tokens.lineHeightBase300,
+  },
+  error: {
+    backgroundColor: tokens.colorStatusDangerBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusDangerBorder1}`,
+  },
+  warning: {
+    backgroundColor: tokens.colorStatusWarningBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusWarningBorder1}`,
+  },
+  success: {
+    backgroundColor: tokens.colorStatusSuccessBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusSuccessBorder1}`,
+  },
+  body: { flexGrow: 1, flexBasis: "200px", minWidth: 0 },
+  actions: { display: "flex", columnGap: tokens.spacingHorizontalS, marginLeft: "auto" },
+});
+
+function MessageBarStandIn({ children, className, intent }: MessageBarProps) {
+  const styles = useStandInStyles();
+  const tone =
+    intent === "error" || intent === "warning" || intent === "success" ? styles[intent] : undefined;
+  return (
+    <div className={mergeClasses(styles.bar, tone, className)} role={intent === "error" ? "alert" : "status"}>
       {children}
     </div>
-  ),
-);
-export const MessageBarBody = part<MessageBarBodyProps>(
-  (m) => m.MessageBarBody,
-  ({ children, className }) => <div className={className}>{children}</div>,
-);
+  );
+}
+
+function MessageBarBodyStandIn({ children, className }: MessageBarBodyProps) {
+  return <div className={mergeClasses(useStandInStyles().body, className)}>{children}</div>;
+}
+
+function MessageBarActionsStandIn({ children, className, containerAction }: MessageBarActionsProps) {
+  return (
+    <div className={mergeClasses(useStandInStyles().actions, className)}>
+      {children}
+      {containerAction}
+    </div>
+  );
+}
+
+export const MessageBar = part<MessageBarProps>((m) => m.MessageBar, MessageBarStandIn);
+export const MessageBarBody = part<MessageBarBodyProps>((m) => m.MessageBarBody, MessageBarBodyStandIn);
 export const MessageBarTitle = part<MessageBarTitleProps>(
   (m) => m.MessageBarTitle,
   ({ children, className }) => <strong className={className}>{children} </strong>,
 );
 export const MessageBarActions = part<MessageBarActionsProps>(
   (m) => m.MessageBarActions,
-  ({ children, className }) => <div className={className}>{children}</div>,
+  MessageBarActionsStandIn,
 );
 
 export const Spinner = part<SpinnerProps>(

@@ -4,6 +4,23 @@
  */
 import type { RefObject } from "react";
 import { requireSecureUrl } from "../src/core/transport.js";
+import type { HostKind } from "../src/hosts/host.js";
+
+/**
+ * Where each host keeps the settings, in the user's words (the hosts' stores: Excel's add-in
+ * storage on this computer, Apps Script's user properties with the Google account, the preview's
+ * sessionStorage of this tab).
+ */
+export function storedWhere(kind: HostKind): string {
+  switch (kind) {
+    case "excel":
+      return "Stored for you by Office on this computer, never in the workbook. Keys are never shown again.";
+    case "sheets":
+      return "Stored with your Google account for this add-on, never in the spreadsheet. Keys are never shown again.";
+    default:
+      return "Stored in this browser tab until you close it, never in the workbook. Keys are never shown again.";
+  }
+}
 
 /** The placeholder of a secret field: whether one is stored, never the secret. */
 export function secretHint(set: boolean | undefined): string {

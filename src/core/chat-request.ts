@@ -158,12 +158,38 @@ function chatHeaders(apiKey: string): Record<string, string> {
 }
 
 function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): PlatformError {
-  const first = issues[0];
-  const where = first && first.path.length > 0 ? `${first.path.map(String).join(".")}: ` : "";
   return new PlatformError(
     "bad-request",
-    `The question could not be sent (${where}${first?.message ?? "invalid request"}). Check the agent settings (external id, user attributes).`,
+    `The question could not be sent: ${describeRequestIssue(issues[0])}`,
   );
+}
+
+/**
+ * What is wrong with the question's request, in the words of the Settings the user filled in: the
+ * schema's paths (`sessionSettings.userAttributes.0.name`) are the code's names, not the user's.
+ */
+function describeRequestIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  const path = (issue?.path ?? []).map(String);
+  const [group, field, index, part] = path;
+  if (group === "sessionSettings" && field === "userAttributes" && index !== undefined) {
+    const n = Number(index) + 1;
+    if (part === "name")
+      return `user attribute ${n} has no name. Give it one in the agent settings, or remove it.`;
+    if (part === "value") {
+      return `the value of user attribute ${n} is not text, a number, yes/no or a list. Change it in the agent settings.`;
+    }
+    return `user attribute ${n} cannot be read. Check it in the agent settings.`;
+  }
+  if (group === "sessionSettings" && field !== undefined) {
+    const names: Record<string, string> = {
+      externalId: "the external ID",
+      email: "the e-mail",
+      internalId: "the internal ID",
+    };
+    return `${names[field] ?? "an agent setting"} cannot be used. Check the agent settings.`;
+  }
+  if (group === "input") return "the question must be text.";
+  return "the request could not be built. Check the agent settings (external ID, user attributes).";
 }
 
 /**

@@ -204,10 +204,10 @@ export function errorFromStatus(
   if (status === 401) {
     return new PlatformError(
       "unauthorized",
-      withDetail(
-        `The ${credential} was refused (401): it is missing, malformed or expired. Paste a new one in Settings.`,
-        detail,
-      ),
+      // The service's own reason, when it gives one, replaces the usual causes: said once.
+      detail
+        ? `The ${credential} was refused (401). The service said: "${detail}". Paste a new one in Settings.`
+        : `The ${credential} was refused (401): it is missing, malformed or expired. Paste a new one in Settings.`,
       { ...opts, field: CREDENTIAL_FIELDS[ctx.credential ?? "api-key"] },
     );
   }

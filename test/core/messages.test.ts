@@ -94,3 +94,46 @@ describe("a refused key names its field", () => {
     expect(errorFromStatus(500, null, {}, { credential: "api-key" }).field).toBeNull();
   });
 });
+
+describe("each thing said once, in the user's words", () => {
+  it("a 401 with the service's reason gives that reason instead of the usual causes", async () => {
+    const { errorFromStatus } = await import("../../src/core/index.js");
+    const withReason = errorFromStatus(401, "Unknown or expired API key.", {}, { credential: "api-key" });
+    expect(withReason.message).toBe(
+      'The API key was refused (401). The service said: "Unknown or expired API key.". Paste a new one in Settings.',
+    );
+    expect(withReason.message.match(/expired/g)).toHaveLength(1);
+    const bare = errorFromStatus(401, null, {}, { credential: "api-key" });
+    expect(bare.message).toBe(
+      "The API key was refused (401): it is missing, malformed or expired. Paste a new one in Settings.",
+    );
+  });
+
+  it("a user attribute without a name is named by its number, not by the request's internal path", () => {
+    const chat = createSyncAgentChat({
+      chatUrl: CHAT,
+      apiKey: "ak-1",
+      transport: () => {
+        throw new Error("nothing may be sent");
+      },
+      sleep: () => {},
+      randomBytes: (n) => new Uint8Array(n),
+    });
+    const error = thrown(() =>
+      chat.ask({
+        input: "Revenue?",
+        sessionSettings: {
+          externalId: "ann",
+          userAttributes: [
+            { name: "region", value: "EU" },
+            { name: "", value: 1 },
+          ],
+        },
+      }),
+    );
+    expect(error.message).toBe(
+      "The question could not be sent: user attribute 2 has no name. Give it one in the agent settings, or remove it.",
+    );
+    expect(error.message).not.toMatch(/sessionSettings|userAttributes|\.1\./);
+  });
+});

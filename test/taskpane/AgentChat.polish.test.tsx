@@ -177,7 +177,8 @@ describe("error messages built for the pane", () => {
       JSON.stringify(errorFromStatus(401, '{"message":"Bad key"}', {}, { credential: "api-key" })),
     );
     expect(errorMessage(json)).toBe(
-      "Bad key. The API key was refused (401): it is missing, malformed or expired. Paste a new one in Settings.",
+      // The service's reason replaces the usual causes: each thing said once.
+      "Bad key. The API key was refused (401). Paste a new one in Settings.",
     );
     expect(errorMessage(new PlatformError("network", "Could not reach acme.example.com."))).toBe(
       "Could not reach acme.example.com.",

@@ -46,6 +46,17 @@ describe("Settings opened at a field", () => {
   }
 });
 
+describe("Settings opened to fix a failure", () => {
+  it("marks the field with the failure, not only focuses it", async () => {
+    const refused = "The agent API key was refused (401). Paste a new one in Settings.";
+    view = await renderSettings(new FakeHost(), { focusField: "agentApiKey", focusMessage: refused });
+    expect(document.activeElement).toBe(fieldByLabel(view.container, "Agent API key"));
+    expect(fieldError(view.container, "Agent API key")).toBe(refused);
+    expect(fieldByLabel(view.container, "Agent API key").getAttribute("aria-invalid")).toBe("true");
+    expect(view.container.querySelectorAll('[aria-invalid="true"]')).toHaveLength(1);
+  });
+});
+
 describe("a failed save, shown at its field", () => {
   it("an error that names its field is shown there, and focus goes to it", async () => {
     const host = new FakeHost();
@@ -289,5 +300,119 @@ describe("a key typed in Settings", () => {
         seenChatUrl: CONNECTED.chatUrl,
       },
     ]);
+  });
+});
+
+describe("Settings keep what the user chose", () => {
+  it("Done after picking a deployment saves it, instead of going back without it", async () => {
+    const host = new FakeHost({ settings: { ...CONNECTED, deploymentId: null } });
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "E-mail"), "ann@example.com");
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => expect(view?.container.textContent).toContain("Settings saved."));
+    expect(view.scrolled.some((el) => el.textContent?.includes("Settings saved."))).toBe(true);
+
+    await click(fieldByLabel(view.container, "Deployment"));
+    await settle();
+    const option = [...document.querySelectorAll('[role="option"]')].find((o) => o.textContent === "Staging");
+    await click(option as Element);
+    await click(buttonByName(view.container, "Done"));
+    await settle();
+    expect(host.calls.saveSettings.at(-1)).toEqual({ deploymentId: 2 });
+    expect(host.settings.deploymentId).toBe(2);
+    expect(view.closed).toBe(1);
+  });
+
+  it("Done with nothing changed since the Save just goes back", async () => {
+    const host = new FakeHost({ settings: { ...CONNECTED, deploymentId: null } });
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "E-mail"), "ann@example.com");
+    await click(buttonByName(view.container, "Save"));
+    await waitFor(() => buttonByName(view!.container, "Done"));
+    await click(buttonByName(view.container, "Done"));
+    expect(host.calls.saveSettings).toHaveLength(1);
+    expect(view.closed).toBe(1);
+  });
+
+  it("Back with a change not saved asks first, and Escape there keeps editing", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host);
+    await typeInto(fieldByLabel(view.container, "External ID"), "someone-else");
+    await click(buttonByName(view.container, "Back"));
+    expect(view.closed).toBe(0);
+    expect(view.container.textContent).toContain("Your changes are not saved.");
+    expect(document.activeElement).toBe(buttonByName(view.container, "Discard changes"));
+    await press(buttonByName(view.container, "Discard changes"), "Escape");
+    expect(view.closed).toBe(0);
+    expect(document.activeElement).toBe(buttonByName(view.container, "Back"));
+    await press(fieldByLabel(view.container, "E-mail"), "Escape");
+    await click(buttonByName(view.container, "Discard changes"));
+    expect(view.closed).toBe(1);
+    expect(host.calls.saveSettings).toEqual([]);
+  });
+
+  it("a key typed and not saved counts as a change; nothing typed goes straight back", async () => {
+    view = await renderSettings(new FakeHost());
+    await click(buttonByName(view.container, "Back"));
+    expect(view.closed).toBe(1);
+    const input = fieldByLabel(view.container, "API key") as HTMLInputElement;
+    input.value = "sk-typed";
+    await click(buttonByName(view.container, "Back"));
+    expect(view.closed).toBe(1);
+    expect(view.container.textContent).toContain("Your changes are not saved.");
+  });
+
+  it("a stored key can be removed: Remove, then Save sends it empty; Keep undoes the choice", async () => {
+    const host = new FakeHost({ settings: { ...CONNECTED, scimTokenSet: true } });
+    view = await renderSettings(host);
+    await click(buttonByName(view.container, "Remove the SCIM token"));
+    expect(view.container.textContent).toContain("The SCIM token will be removed when you save.");
+    await click(buttonByName(view.container, "Keep the SCIM token"));
+    await click(buttonByName(view.container, "Remove the agent API key"));
+    await click(buttonByName(view.container, "Save"));
+    await settle();
+    expect(host.calls.saveSettings).toEqual([{ agentApiKey: "" }]);
+    expect(host.settings.agentApiKeySet).toBe(false);
+    expect(host.settings.scimTokenSet).toBe(true);
+    expect(() => buttonByName(view!.container, "Remove the agent API key")).toThrow();
+  });
+});
+
+describe("Settings say what is true on each host", () => {
+  const cases = [
+    ["excel", /by Office on this computer/],
+    ["sheets", /with your Google account/],
+    ["preview", /in this browser tab/],
+  ] as const;
+  for (const [kind, where] of cases) {
+    it(`${kind}: where the settings are kept`, async () => {
+      const host = new FakeHost();
+      Object.defineProperty(host, "kind", { value: kind });
+      view = await renderSettings(host);
+      expect(view.container.textContent).toMatch(where);
+      expect(view.container.textContent).not.toContain("Stored for you on this computer");
+    });
+  }
+
+  it("the tenant URL's example reads as an example, and the E-mail field says what it is for", async () => {
+    view = await renderSettings(new FakeHost());
+    expect(view.container.textContent).toContain("For example, https://your-tenant.example.com");
+    const email = fieldByLabel(view.container, "E-mail");
+    const hint = document.getElementById(email.getAttribute("aria-describedby") ?? "");
+    expect(hint?.textContent).toMatch(/e-mail the agent/);
+  });
+
+  it("a long chat URL can be read whole: it wraps over lines, and Enter still saves", async () => {
+    const host = new FakeHost();
+    view = await renderSettings(host);
+    const url = `${"https://ai.acme.example/api/v1/public/acme-corporation-emea/agents/"}a1/chat/stream-chat-state`;
+    const field = fieldByLabel(view.container, "Agent chat URL");
+    expect(field).toBeInstanceOf(HTMLTextAreaElement);
+    await typeInto(field, `${url}\n`);
+    expect(field.value).toBe(url);
+    expect(Number((field as HTMLTextAreaElement).rows)).toBeGreaterThan(1);
+    await press(field, "Enter");
+    await settle();
+    expect(host.calls.saveSettings.at(-1)?.chatUrl).toBe(url);
   });
 });

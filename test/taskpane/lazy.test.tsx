@@ -32,3 +32,24 @@ it("a Spinner's stand-in keeps the aria-hidden or the name its caller gave", () 
     [null, "Loading users"],
   ]);
 });
+
+it("a message bar's stand-in is drawn as the bar it stands for: the intent's colours, actions beside the text", async () => {
+  const { MessageBar, MessageBarActions, MessageBarBody } = await import("../../taskpane/lazy.js");
+  act(() =>
+    root.render(
+      <MessageBar intent="error" layout="multiline">
+        <MessageBarBody>The reports could not be loaded.</MessageBarBody>
+        <MessageBarActions containerAction={<button type="button">Dismiss</button>}>
+          <button type="button">Retry</button>
+        </MessageBarActions>
+      </MessageBar>,
+    ),
+  );
+  const bar = host.querySelector('[role="alert"]') as HTMLElement;
+  expect(bar.textContent).toBe("The reports could not be loaded.RetryDismiss");
+  const style = getComputedStyle(bar);
+  expect(style.backgroundColor).toContain("colorStatusDangerBackground1");
+  expect(style.display).toBe("flex");
+  const actions = (bar.querySelector("button") as HTMLElement).parentElement as HTMLElement;
+  expect(getComputedStyle(actions).display).toBe("flex");
+});

@@ -18,7 +18,12 @@ export interface SettingsView extends Rendered {
 
 export async function renderSettings(
   host: FakeHost,
-  options: { firstRun?: boolean; focusField?: SettingsField; settings?: PublicSettings | null } = {},
+  options: {
+    firstRun?: boolean;
+    focusField?: SettingsField;
+    focusMessage?: string;
+    settings?: PublicSettings | null;
+  } = {},
 ): Promise<SettingsView> {
   const container = document.createElement("div");
   document.body.append(container);
@@ -49,6 +54,7 @@ export async function renderSettings(
             view.closed += 1;
           }}
           {...(options.focusField ? { focusField: options.focusField } : {})}
+          {...(options.focusMessage ? { focusMessage: options.focusMessage } : {})}
         />
       </FluentProvider>,
     );
