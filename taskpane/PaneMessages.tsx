@@ -1,7 +1,8 @@
 /**
  * Outcomes ("Disconnected Revenue by region from Sales!B2; ...") shown inside the pane, at the top
  * of its main area, never over the workbook: a polite live region of message bars, each
- * dismissible. Errors and warnings stay until dismissed; successes and information go after a while.
+ * dismissible. Errors and warnings stay until dismissed; successes and information go after a while,
+ * and a new one replaces the last of its kind.
  */
 import { Button, makeStyles, mergeClasses, tokens } from "@fluentui/react-components";
 import { DismissRegular } from "@fluentui/react-icons/svg/dismiss";
@@ -35,7 +36,10 @@ export function usePaneMessages() {
   const notify = useCallback((notice: Notice) => {
     const id = ++seq.current;
     setMessages((list) => {
-      const next = [...list, { id, notice }];
+      // A success or an information replaces the last one of its kind: outcomes do not stack into
+      // a tall column. Errors and warnings stay until dismissed.
+      const kept = stays(notice) ? list : list.filter((m) => m.notice.intent !== notice.intent);
+      const next = [...kept, { id, notice }];
       while (next.length > MESSAGE_LIMIT) {
         const passing = next.findIndex((m) => !stays(m.notice));
         next.splice(passing >= 0 ? passing : 0, 1);
