@@ -221,9 +221,13 @@ export default function AgentChat({ host, settings, onOpenSettings }: AgentChatP
     }
   };
 
+  // The newest turn is brought into view when it is asked and again when it ends in an error: the
+  // error bar grows the turn, and would otherwise sit under the sticky question box.
+  const lastStatus = turns.at(-1)?.status;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on a new turn, and when it fails
   useEffect(() => {
     if (turns.length > 0) lastTurnRef.current?.scrollIntoView?.({ block: "nearest" });
-  }, [turns.length]);
+  }, [turns.length, lastStatus === "error"]);
 
   // Stop disappears and New conversation disables under the pointer: focus goes to the question
   // box, where the next thing to do (ask again) happens, never to the page's body.

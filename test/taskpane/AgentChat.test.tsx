@@ -205,6 +205,28 @@ describe("asking the agent", () => {
     expect(queryButton(root, "Open settings")).toBeDefined();
   });
 
+  it("brings a failed answer's error into view, above the sticky question box", async () => {
+    const gate = deferred<void>();
+    const host = new FakeHost({
+      ask: async () => {
+        await gate.promise;
+        throw new PlatformError("network", "Could not reach the agent at ai.example.com to ask.");
+      },
+    });
+    const root = await open(host);
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    await ask(root, "Anything?");
+    await settle();
+    const asked = scrolled.length;
+    gate.resolve();
+    await waitFor(() => expect(root.textContent).toContain("Could not reach the agent"));
+    expect(scrolled.length).toBeGreaterThan(asked);
+    expect(scrolled.at(-1)?.textContent).toContain("Could not reach the agent");
+  });
+
   it("says how to set up the agent when no chat URL or key is set", async () => {
     const root = await open(new FakeHost({ settings: { ...CONNECTED, chatUrl: "", agentApiKeySet: false } }));
     expect(root.textContent).toContain("Set the Agent chat URL and the Agent API key in Settings");
