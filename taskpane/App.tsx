@@ -15,7 +15,7 @@ import {
   tokens,
   useId,
 } from "@fluentui/react-components";
-import { lazy, type RefObject, Suspense, useCallback, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import {
@@ -182,6 +182,10 @@ function Pane({ host }: { host: SpreadsheetHost }) {
       : undefined,
   );
   usePrefetchWhenShown(state.phase !== "loading");
+  // The host's right-click "Disconnect report here" is offered over a placement only; until the
+  // list is known (or when it cannot load) it stays, and says what is wrong when used.
+  const disconnectHere = state.phase !== "ready" || state.current != null;
+  useEffect(() => host.offerCellCommands?.({ disconnectHere }), [host, disconnectHere]);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
   const [view, setView] = useState<PaneView>("reports");

@@ -144,6 +144,12 @@ export interface SpreadsheetHost {
   refreshPlacements?(items: readonly RefreshItem[], handlers: RefreshHandlers): Promise<RefreshOutcome[]>;
   /** Commands from outside the pane. Returns the function that unsubscribes. */
   onCommand(listener: (command: HostCommand) => void): () => void;
+  /**
+   * Whether the host's own cell commands can act at the active cell (Excel's right-click
+   * "Disconnect report here": enabled only over a placement, where the host allows it). Optional:
+   * a host without such commands, or one that cannot change them, leaves them as they are.
+   */
+  offerCellCommands?(offer: { disconnectHere: boolean }): void;
   /** The host's theme, and changes to it. */
   theme(): "light" | "dark";
   onThemeChanged(listener: (theme: "light" | "dark") => void): () => void;

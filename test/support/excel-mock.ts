@@ -33,6 +33,8 @@ export interface ExcelMockOptions {
   profile?: HostProfileName;
   /** Overrides the profile's highest ExcelApi requirement set. */
   excelApi?: string;
+  /** Further requirement sets the host supports ({ ContextMenuApi: "1.1" }). */
+  sets?: Record<string, string>;
   bodyBackgroundColor?: string;
   partitionKey?: string;
   /**
@@ -71,6 +73,8 @@ interface ExcelMockState {
   sheetCollectionLoads: unknown[];
   /** Every `isSetSupported(name, minVersion)` the code asked, as "name minVersion". */
   requirementChecks: string[];
+  /** Every `Office.contextMenu.requestUpdate` the code made, as "control enabled|disabled". */
+  contextMenuUpdates: string[];
 }
 
 export interface ExcelMock {
@@ -100,6 +104,7 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
   const sets: Record<string, string> = {
     ...HOST_PROFILES[options.profile ?? "web"],
     ...(options.excelApi ? { ExcelApi: options.excelApi } : {}),
+    ...options.sets,
   };
   const state: ExcelMockState = {
     syncs: 0,
@@ -116,6 +121,7 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
     dialogs: [],
     sheetCollectionLoads: [],
     requirementChecks: [],
+    contextMenuUpdates: [],
   };
   const showBehaviour = options.showAsTaskpane ?? "shows";
   const active = sheets[options.active ?? 0]!;
@@ -226,6 +232,17 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
           state.documentHandlers.push({ eventType, handler });
           callback?.({ status: "succeeded" });
         },
+      },
+    },
+    // ContextMenuApi 1.1: present in the namespace whatever the host supports (as Office.js is one
+    // library for every host); the code must ask isSetSupported before relying on it.
+    contextMenu: {
+      async requestUpdate(input: { controls: { id: string; enabled: boolean }[] }) {
+        if (!supportsSet(sets, "ContextMenuApi", "1.1")) {
+          throw Object.assign(new Error("This API is not supported."), { code: "ApiNotFound" });
+        }
+        for (const c of input.controls)
+          state.contextMenuUpdates.push(`${c.id} ${c.enabled ? "enabled" : "disabled"}`);
       },
     },
     EventType: {

@@ -47,7 +47,7 @@ if (typeof window !== "undefined") {
 }
 
 export const WORKBOOK_ID = "wb-1";
-const SALES_ID = "sheet-sales";
+export const SALES_ID = "sheet-sales";
 const REGIONS_ID = "sheet-regions";
 const PIPELINE_ID = "sheet-pipeline-new";
 
@@ -215,6 +215,7 @@ export class FakeHost implements SpreadsheetHost {
     ask: [] as AskInput[],
     abortChat: [] as string[],
     listScimUsers: [] as { count: number; startIndex: number }[],
+    offerCellCommands: [] as boolean[],
   };
   readonly pendingDisconnects: Deferred<void>[] = [];
   /** The sheets loadWorkbook answers (a test adds one to stand for a tab added in the host). */
@@ -304,6 +305,10 @@ export class FakeHost implements SpreadsheetHost {
 
   async selectRange(target: { sheetId: string | null; sheetName: string; range: string }) {
     this.calls.selectRange.push(target);
+  }
+
+  offerCellCommands(offer: { disconnectHere: boolean }) {
+    this.calls.offerCellCommands.push(offer.disconnectHere);
   }
 
   onCommand(listener: (c: HostCommand) => void) {

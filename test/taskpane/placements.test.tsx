@@ -12,6 +12,7 @@ import {
   ctx,
   FakeHost,
   report,
+  SALES_ID,
   settle,
   WORKBOOK_ID,
   waitFor,
@@ -321,5 +322,17 @@ describe("the host's Disconnect report here command", () => {
     await settle();
     expect(host.calls.disconnect).toHaveLength(1);
     expect(outcome?.ok).toBe(true);
+  });
+});
+
+describe("the host's right-click command follows the active cell", () => {
+  it("is offered over a placement and withdrawn off every placement", async () => {
+    const host = new FakeHost({ context: ctx("Sales", "C4", SALES_ID) });
+    await renderPane(host);
+    await waitFor(() => expect(host.calls.offerCellCommands.at(-1)).toBe(true));
+    await act(async () => host.select(ctx("Sales", "Z99", SALES_ID)));
+    await waitFor(() => expect(host.calls.offerCellCommands.at(-1)).toBe(false));
+    await act(async () => host.select(ctx("Sales", "B2", SALES_ID)));
+    await waitFor(() => expect(host.calls.offerCellCommands.at(-1)).toBe(true));
   });
 });

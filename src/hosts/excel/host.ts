@@ -121,6 +121,8 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
   // ---- The workbook id: read with the context; created (one extra sync) only the first time.
 
   let workbookId: string | null = null;
+  /** What the context menu was last asked to show (null: not asked, or the ask failed). */
+  let cellMenuEnabled: boolean | null = null;
   let firstRead: Promise<unknown> | null = null;
 
   async function settleWorkbookId(
@@ -337,6 +339,21 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
       return refreshInExcel(items, handlers, platform, Excel);
     },
 
+    offerCellCommands({ disconnectHere }) {
+      // ContextMenuApi 1.1 (Office.contextMenu.requestUpdate): the right-click "Disconnect report
+      // here" (manifest control DisconnectReportHere) is disabled off every placement. Office
+      // applies the request when it will; without the set the command stays and says why itself.
+      if (disconnectHere === cellMenuEnabled) return;
+      if (!Office.contextMenu || !Office.context.requirements?.isSetSupported("ContextMenuApi", "1.1"))
+        return;
+      cellMenuEnabled = disconnectHere;
+      Office.contextMenu
+        .requestUpdate({ controls: [{ id: "DisconnectReportHere", enabled: disconnectHere }] })
+        .catch((error: unknown) => {
+          cellMenuEnabled = null;
+          reportBackground(error);
+        });
+    },
     onCommand(listener) {
       const unsubscribe = commandListeners.add(listener);
       for (const arrived of [...listenerWaiters]) arrived();

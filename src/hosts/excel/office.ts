@@ -53,6 +53,10 @@ export interface OfficeApi {
     onVisibilityModeChanged?(handler: (args: { visibilityMode: string }) => void): unknown;
   } | null;
   actions?: { associate(actionId: string, handler: (event: CommandEvent) => void): void } | null;
+  /** ContextMenuApi 1.1: enables or disables the add-in's own context menu controls. */
+  contextMenu?: {
+    requestUpdate(input: { controls: { id: string; enabled: boolean }[] }): Promise<void>;
+  } | null;
 }
 
 /** The dialog `displayDialogAsync` opens (`Office.Dialog`). */

@@ -286,3 +286,27 @@ describe("kind and label", () => {
     expect(host.label).toBe("Excel");
   });
 });
+
+describe("the right-click command where it cannot act (ContextMenuApi 1.1)", () => {
+  it("disables Disconnect report here off every placement and enables it over one, asking once per change", async () => {
+    const { mock, host } = setup({ sets: { ContextMenuApi: "1.1" } });
+    host.offerCellCommands?.({ disconnectHere: false });
+    host.offerCellCommands?.({ disconnectHere: false });
+    host.offerCellCommands?.({ disconnectHere: true });
+    await Promise.resolve();
+    expect(mock.state.contextMenuUpdates).toEqual([
+      "DisconnectReportHere disabled",
+      "DisconnectReportHere enabled",
+    ]);
+    expect(mock.state.requirementChecks).toContain("ContextMenuApi 1.1");
+  });
+
+  it("leaves the menu as it is where Office does not support the set (the command says why itself)", async () => {
+    const errors: unknown[] = [];
+    const { mock, host } = setup({}, { onBackgroundError: (e) => errors.push(e) });
+    host.offerCellCommands?.({ disconnectHere: false });
+    await Promise.resolve();
+    expect(mock.state.contextMenuUpdates).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
