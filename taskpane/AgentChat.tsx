@@ -88,7 +88,8 @@ interface AgentChatProps {
   host: SpreadsheetHost;
   settings: PublicSettings;
   /** Opens Settings, at `field` when one can fix what went wrong. */
-  onOpenSettings(field?: SettingsField): void;
+  /** Opens Settings at `field`, marked with `message` (the failure it fixes) when given. */
+  onOpenSettings(field?: SettingsField, message?: string): void;
 }
 
 export default function AgentChat({ host, settings, onOpenSettings }: AgentChatProps) {

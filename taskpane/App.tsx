@@ -188,6 +188,8 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   useEffect(() => host.offerCellCommands?.({ disconnectHere }), [host, disconnectHere]);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [focusField, setFocusField] = useState<SettingsField | undefined>(undefined);
+  // The failure an "Open settings" action fixes: shown at its field, not only in the message.
+  const [focusMessage, setFocusMessage] = useState<string | undefined>(undefined);
   const [view, setView] = useState<PaneView>("reports");
   const firstRun = state.phase === "needs-settings";
   const showSettings = settingsOpen || firstRun;
@@ -199,10 +201,11 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
 
   /** "Open settings" from a message: Settings opens with focus in the failing field. */
-  const openSettings = useCallback((field?: SettingsField) => {
+  const openSettings = useCallback((field?: SettingsField, message?: string) => {
     // The action is hidden with its view: focus waits on the Settings button meanwhile.
     settingsButton.current?.focus();
     setFocusField(field);
+    setFocusMessage(field ? message : undefined);
     setSettingsOpen(true);
   }, []);
 
@@ -283,6 +286,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
             disabled={firstRun}
             onClick={() => {
               setFocusField(undefined);
+              setFocusMessage(undefined);
               setSettingsOpen((open) => !open);
             }}
           />
@@ -302,6 +306,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
                   settings={state.settings}
                   firstRun={firstRun}
                   focusField={focusField}
+                  focusMessage={focusMessage}
                   onSaved={onSaved}
                   onClose={() => setSettingsOpen(false)}
                 />

@@ -57,7 +57,7 @@ interface ReportsViewProps {
   cell: ReactNode;
   onSelect(target: SelectTarget): void;
   onDisconnectPlacement(p: PlacedReport): void;
-  onOpenSettings(field: SettingsField): void;
+  onOpenSettings(field: SettingsField, message?: string): void;
   focusAfterRetry(): HTMLElement | null;
   /** The refresh run, where the host can refresh (Refresh all, progress, the overwrite question). */
   run?: RefreshRun | undefined;

@@ -38,7 +38,7 @@ interface RetryBarProps {
   /** What the failure means for the pane ("The reports could not be loaded."). */
   consequence: string;
   state: PaneState;
-  onOpenSettings(field: SettingsField): void;
+  onOpenSettings(field: SettingsField, message?: string): void;
   /** Where focus goes when the bar goes away holding it (the retry worked). */
   focusAfter(): HTMLElement | null | undefined;
 }
@@ -52,7 +52,9 @@ export function RetryBar({ consequence, state, onOpenSettings, focusAfter }: Ret
       <MessageBar intent="error" layout="multiline">
         <MessageBarBody>{sentences(state.loadError ?? "", consequence)}</MessageBarBody>
         <MessageBarActions>
-          {field ? <Button onClick={() => onOpenSettings(field)}>Open settings</Button> : null}
+          {field ? (
+            <Button onClick={() => onOpenSettings(field, state.loadError ?? undefined)}>Open settings</Button>
+          ) : null}
           {/* Focusable while it runs: a disabled button would drop focus to the page. */}
           <Button onClick={() => void state.reload()} disabledFocusable={state.refreshing}>
             Retry

@@ -92,6 +92,8 @@ interface SettingsPanelProps {
   onClose(): void;
   /** The field to put focus in when Settings opens (from an "Open settings" action). */
   focusField?: SettingsField;
+  /** The failure that field is opened to fix: shown at the field until the user saves. */
+  focusMessage?: string;
 }
 
 type FieldErrors = Partial<Record<SettingsField, string>>;
@@ -104,6 +106,7 @@ export default function SettingsPanel({
   onSaved,
   onClose,
   focusField,
+  focusMessage,
 }: SettingsPanelProps) {
   const styles = useStyles();
   const headingId = useId();
@@ -151,7 +154,9 @@ export default function SettingsPanel({
   // What is stored: a save sends only what differs from it (and checks only that), so an untouched
   // field further down never blocks a change above it.
   const [stored, setStored] = useState<PublicSettings | null>(settings);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>(() =>
+    focusField && focusMessage ? { [focusField]: focusMessage } : {},
+  );
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);

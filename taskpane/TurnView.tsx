@@ -148,7 +148,7 @@ export function TurnAnswer({
   turn: Turn;
   /** The host's name when it hands over each answer whole, once ready (Google Sheets): say so. */
   answersWholeIn: string | null;
-  onOpenSettings(field?: SettingsField): void;
+  onOpenSettings(field?: SettingsField, message?: string): void;
 }) {
   const styles = useStyles();
   // A long answer renders from a deferred value, so typing and clicks go first (React yields between
@@ -161,7 +161,7 @@ export function TurnAnswer({
         <MessageBarBody>{turn.error}</MessageBarBody>
         {field ? (
           <MessageBarActions>
-            <Button size="small" onClick={() => onOpenSettings(field)}>
+            <Button size="small" onClick={() => onOpenSettings(field, turn.error ?? undefined)}>
               Open settings
             </Button>
           </MessageBarActions>

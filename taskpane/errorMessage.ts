@@ -83,8 +83,8 @@ export function errorField(error: unknown): SettingsField | null {
 /**
  * The Settings field a failure is about, so an "Open settings" action can open Settings there: the
  * field the error names, if any; else a 401/403 from the platform is about the API key, from the
- * agent about the agent key, from the SCIM directory about the SCIM token, and an insecure URL
- * about the URL of that source. A refused save ("settings") is about the field its error names, and
+ * agent about the agent key, from the SCIM directory about the SCIM token, and an insecure URL or a
+ * host that could not be reached about the URL of that source. A refused save ("settings") is about the field its error names, and
  * no other: the core names the field of every setting it refuses, and the wording is never read.
  * Null when Settings cannot fix it.
  */
@@ -96,6 +96,8 @@ export function settingsFieldFor(
   if (named || source === "settings") return named;
   const kind = errorKind(error);
   if (kind === "insecure-url") return source === "agent" ? "chatUrl" : "tenantUrl";
+  // "Could not reach <host>": the address in Settings may be the cause (a typo, an old tenant).
+  if (kind === "network") return source === "agent" ? "chatUrl" : source === "platform" ? "tenantUrl" : null;
   if (kind !== "unauthorized" && kind !== "forbidden") return null;
   if (source === "agent") return "agentApiKey";
   if (source === "directory") return "scimToken";
