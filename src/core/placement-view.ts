@@ -254,7 +254,7 @@ export function sheetNoteText(note: SheetNote): string {
       return "The tab was recreated since placing: these cells are no longer linked. Disconnect it from the menu.";
     case "missing":
       // Stored with its sheet's id, and neither that id nor the name is here: the sheet was deleted.
-      return "Its sheet was deleted from this workbook (no sheet has its id or its name). Disconnect it from the Actions menu.";
+      return "Its sheet was deleted from this workbook. Disconnect it from the Actions menu.";
     case "not-found":
       return `Not found: no sheet is named ${quoteSheetName(revealInvisible(note.name))} now. If that sheet was renamed, select the report's top-left cell on it and choose Move here from the Actions menu; if the sheet or the report's cells were deleted, choose Disconnect.`;
   }
