@@ -238,6 +238,16 @@ function Pane({ host }: { host: SpreadsheetHost }) {
       return state.disconnectAt(at);
     },
   };
+  // After Undo, focus goes to the restored placement's row (the selected-cell card when the row is
+  // not rendered, as in a long list scrolled elsewhere).
+  const restored = state.restored;
+  useEffect(() => {
+    if (!restored) return;
+    const row = [...document.querySelectorAll<HTMLElement>("li[data-placement-key]")].find(
+      (li) => li.dataset.placementKey === restored.key,
+    );
+    (row?.querySelector<HTMLElement>("[data-placement-select]") ?? cellCard.current)?.focus();
+  }, [restored]);
   const focusAfterMessages = useCallback(() => {
     const tab = showSettings ? null : document.getElementById(tabId(view));
     (tab ?? settingsButton.current)?.focus();

@@ -2,7 +2,8 @@
  * Outcomes ("Disconnected Revenue by region from Sales!B2; ...") shown inside the pane, at the top
  * of its main area, never over the workbook: a polite live region of message bars, each
  * dismissible. Errors and warnings stay until dismissed; successes and information go after a while,
- * and a new one replaces the last of its kind.
+ * unless they offer an action (Undo after a disconnect), which stays until used or dismissed. A new
+ * success or information replaces the last of its kind.
  */
 import { Button, makeStyles, mergeClasses, tokens } from "@fluentui/react-components";
 import { DismissRegular } from "@fluentui/react-icons/svg/dismiss";
@@ -21,7 +22,9 @@ export const PASSING_MS = 8000;
 /** The most messages shown at once: the oldest goes first. */
 const MESSAGE_LIMIT = 3;
 
-const stays = (notice: Notice) => notice.intent === "error" || notice.intent === "warning";
+// A message with an action (Undo) stays too: its button must not go away while someone reaches for it.
+const stays = (notice: Notice) =>
+  notice.intent === "error" || notice.intent === "warning" || notice.action !== undefined;
 
 const useStyles = makeStyles({
   region: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalS },
@@ -38,7 +41,10 @@ export function usePaneMessages() {
     setMessages((list) => {
       // A success or an information replaces the last one of its kind: outcomes do not stack into
       // a tall column. Errors and warnings stay until dismissed.
-      const kept = stays(notice) ? list : list.filter((m) => m.notice.intent !== notice.intent);
+      // (One that offers an action, Undo, is not replaced: it stays until used or dismissed.)
+      const kept = stays(notice)
+        ? list
+        : list.filter((m) => stays(m.notice) || m.notice.intent !== notice.intent);
       const next = [...kept, { id, notice }];
       while (next.length > MESSAGE_LIMIT) {
         const passing = next.findIndex((m) => !stays(m.notice));
@@ -96,6 +102,23 @@ export function PaneMessages({ messages, onDismiss, focusAfterLast }: PaneMessag
         <MessageBar key={id} intent={notice.intent} layout="multiline">
           <MessageBarBody>{notice.message}</MessageBarBody>
           <MessageBarActions
+            {...(notice.action
+              ? {
+                  children: (
+                    <Button
+                      size="small"
+                      data-message-action=""
+                      onClick={(event) => {
+                        refocus.current = regionRef.current?.contains(event.currentTarget) ?? false;
+                        onDismiss(id);
+                        notice.action?.run();
+                      }}
+                    >
+                      {notice.action.label}
+                    </Button>
+                  ),
+                }
+              : {})}
             containerAction={
               <Button
                 appearance="transparent"

@@ -13,6 +13,8 @@ interface PlacementActionsProps {
   busy: boolean;
   onSelect(): void;
   onDisconnect(): void;
+  /** Move here: offered for a placement that is Not found (its sheet name gone, no sheet id). */
+  onMoveHere?: (() => void) | undefined;
   /** Refresh this placement, or every placement of its report here; absent where the host cannot. */
   onRefresh?: ((whole: "placement" | "report") => void) | undefined;
   /** The menu is controlled: a click on the placeholder button before this loaded still opens it. */
@@ -21,7 +23,18 @@ interface PlacementActionsProps {
 }
 
 export default function PlacementActions(props: PlacementActionsProps) {
-  const { className, label, canSelect, busy, onSelect, onDisconnect, onRefresh, open, onOpenChange } = props;
+  const {
+    className,
+    label,
+    canSelect,
+    busy,
+    onSelect,
+    onDisconnect,
+    onMoveHere,
+    onRefresh,
+    open,
+    onOpenChange,
+  } = props;
   return (
     <Menu positioning="below-end" open={open} onOpenChange={(_, data) => onOpenChange(data.open)}>
       <MenuTrigger disableButtonEnhancement>
@@ -49,6 +62,11 @@ export default function PlacementActions(props: PlacementActionsProps) {
           <MenuItem icon={<SelectIcon />} onClick={onSelect} disabled={!canSelect}>
             Select in workbook
           </MenuItem>
+          {onMoveHere ? (
+            <MenuItem onClick={onMoveHere} disabled={busy}>
+              Move here
+            </MenuItem>
+          ) : null}
           <MenuItem icon={<DisconnectIcon />} onClick={onDisconnect} disabled={busy}>
             Disconnect this placement
           </MenuItem>

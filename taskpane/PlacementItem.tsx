@@ -187,6 +187,8 @@ export interface PlacementItemProps {
   otherWorkbooks: readonly PlacedReport[];
   onSelect(target: SelectTarget): void;
   onDisconnect(placement: PlacedReport): void;
+  /** Move here, offered on a placement that is Not found. */
+  onMoveHere?: ((placement: PlacedReport) => void) | undefined;
   /** Where a refresh run stands for this placement, if it is in one. */
   refreshRow?: RowStatus | null;
   onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
@@ -209,7 +211,7 @@ function sameItemProps(a: PlacementItemProps, b: PlacementItemProps): boolean {
 export const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect, virtual } =
     props;
-  const { refreshRow, onRefresh } = props;
+  const { refreshRow, onRefresh, onMoveHere } = props;
   const styles = useStyles();
   const p = item.placement;
   const name = reportName(p.report);
@@ -276,6 +278,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
             busy={busy || (refreshRow != null && refreshRow.kind !== "not-refreshed")}
             onSelect={select}
             onDisconnect={() => onDisconnect(p)}
+            onMoveHere={onMoveHere && item.note?.kind === "not-found" ? () => onMoveHere(p) : undefined}
             onRefresh={onRefresh ? (whole) => onRefresh(p, whole) : undefined}
             open={menuOpen}
             onOpenChange={setMenuOpen}

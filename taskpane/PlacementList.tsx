@@ -100,6 +100,8 @@ interface PlacementListProps {
   busyKeys: ReadonlySet<string>;
   onSelect(target: SelectTarget): void;
   onDisconnect(placement: PlacedReport): void;
+  /** Move here on a placement that is Not found. */
+  onMoveHere?: ((placement: PlacedReport) => void) | undefined;
   /** A refresh's state of each placement in it (Queued, Refreshing…, Not refreshed: why). */
   refreshRows?: ReadonlyMap<string, RowStatus>;
   /** Refresh and Refresh report from a row's menu; absent where the host cannot refresh. */
@@ -115,6 +117,7 @@ function focusLost(): boolean {
 export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
   const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect, refreshRows, onRefresh } =
     props;
+  const { onMoveHere } = props;
   const styles = useStyles();
   const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
@@ -249,6 +252,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
       onSelect={onSelect}
       onDisconnect={onMenuDisconnect}
+      onMoveHere={onMoveHere}
       refreshRow={refreshRows?.get(item.placement.key) ?? null}
       onRefresh={onRefresh}
     />

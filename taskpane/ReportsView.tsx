@@ -83,6 +83,8 @@ export function ReportsView({
       ),
     [run],
   );
+  const move = state.movePlacementHere;
+  const onMoveHere = useCallback((p: PlacedReport) => void move(p), [move]);
   const retryBar = (consequence: string) => (
     <RetryBar
       consequence={consequence}
@@ -160,6 +162,7 @@ export function ReportsView({
             busyKeys={state.busyKeys}
             onSelect={onSelect}
             onDisconnect={onDisconnectPlacement}
+            onMoveHere={onMoveHere}
             refreshRows={runState?.rows}
             onRefresh={run ? onRefresh : undefined}
           />

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { isPlatformError } from "../src/core/errors.js";
 import {
+  locatePlacement,
   type PlacedReport,
   placedReports,
   replaceReport,
@@ -35,10 +36,26 @@ type PanePhase =
 export interface Notice {
   intent: "success" | "warning" | "error" | "info";
   message: string;
+  /** A button on the message (Undo): the message stays until dismissed or acted on. */
+  action?: { label: string; run(): void };
 }
 
 type Outcome = import("../src/hosts/host.js").Outcome;
 type DisconnectPlanModule = typeof import("../src/core/disconnect-plan.js");
+type PlacementChangesModule = typeof import("./placementChanges.js");
+
+let placementChanges: Promise<PlacementChangesModule> | null = null;
+/** Undo, address corrections and Move here (placementChanges.ts): loaded when first needed. */
+function loadPlacementChanges(): Promise<PlacementChangesModule> {
+  if (!placementChanges) {
+    const loading = import("./placementChanges.js");
+    placementChanges = loading;
+    loading.catch(() => {
+      if (placementChanges === loading) placementChanges = null;
+    });
+  }
+  return placementChanges;
+}
 
 let disconnectPlan: Promise<DisconnectPlanModule> | null = null;
 /**
@@ -85,6 +102,12 @@ export interface PaneState {
   disconnectAt(at?: ActiveContext): Promise<Outcome>;
   /** Disconnects one listed placement (for example one on a recreated tab, under no cell). */
   disconnectPlacement(placement: PlacedReport): Promise<Outcome>;
+  /** Undo of a disconnect: the placement re-created as it was before (offered on the outcome). */
+  undoDisconnect(placement: PlacedReport): Promise<Outcome>;
+  /** Move here: a Not found placement's record moved to the active cell's sheet and anchor. */
+  movePlacementHere(placement: PlacedReport): Promise<Outcome>;
+  /** The placement an Undo restored last (focus goes to it; a new object for each Undo), else null. */
+  restored: { key: string } | null;
   /**
    * Shows a report as the service returned it (a refresh recorded on it), unless the settings
    * changed since `epoch` (then the answer belongs to the old settings and is void).
@@ -117,6 +140,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const [sheets, setSheetsState] = useState<SheetInfo[]>(shown ? shown.sheets : []);
   const [reports, setReportsState] = useState<Report[]>(shown ? shown.reports : []);
   const [busyKeys, setBusyKeys] = useState<ReadonlySet<string>>(() => new Set());
+  const [restored, setRestored] = useState<{ key: string } | null>(null);
 
   // The latest values, written when they are set (not when React renders next), so that a command
   // arriving right after a load or a disconnect plans against what is really there.
@@ -163,6 +187,11 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const settingsEpoch = useRef(0);
   const loading = useRef<Promise<void> | null>(null);
   const inFlight = useRef(new Map<string, Promise<Outcome>>());
+  // The Undo offered on a disconnect's outcome (set below, once the flows it calls exist).
+  const undoAction = useRef<(placement: PlacedReport) => NonNullable<Notice["action"]>>(() => ({
+    label: "Undo",
+    run() {},
+  }));
 
   /** `quiet`: a refresh that keeps the list shown when it fails. */
   const loadWorkbook = useCallback(
@@ -358,7 +387,11 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
           );
           if (sameSettings()) setReports(replaceReport(live.current.reports, returned));
           const outcome = plan.disconnectOutcomeMessage(placement, returned, live.current.sheets);
-          notifyRef.current({ intent: outcome.ok ? "success" : "warning", message: outcome.message });
+          notifyRef.current({
+            intent: outcome.ok ? "success" : "warning",
+            message: outcome.message,
+            ...(outcome.ok ? { action: undoAction.current(placement) } : {}),
+          });
           return outcome;
         } catch (error) {
           // Loaded already when the request went out (a failure to load it is the error here).
@@ -378,7 +411,11 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
               snapshot?.reports ?? null,
               live.current.sheets,
             );
-            notifyRef.current({ intent: outcome.ok ? "success" : "error", message: outcome.message });
+            notifyRef.current({
+              intent: outcome.ok ? "success" : "error",
+              message: outcome.message,
+              ...(outcome.ok ? { action: undoAction.current(placement) } : {}),
+            });
             return outcome;
           }
           const message = errorMessage(error);
@@ -448,6 +485,67 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     });
   }, [host, disconnectAt, setContext]);
 
+  // connect-workbook's flows (placementChanges.ts), over this pane's state.
+  const changesMemory = useRef({ undoing: new Set<string>(), corrected: new Set<string>() });
+  const changes = useCallback(
+    (): import("./placementChanges.js").PaneChanges => ({
+      host,
+      live: () => live.current,
+      epoch: () => settingsEpoch.current,
+      stillCurrent: (epoch) => mounted.current && epoch === settingsEpoch.current,
+      applySnapshot: (snapshot) => {
+        setContext(snapshot.context);
+        setSheets(snapshot.sheets);
+        setReports(snapshot.reports);
+        setProblems(snapshot.problems);
+      },
+      applyReport: (report) => {
+        const now = live.current.reports;
+        const known = now.some((r) => r.id === report.id && r.deploymentId === report.deploymentId);
+        setReports(known ? replaceReport(now, report) : [...now, report]);
+      },
+      applyReports: setReports,
+      notify: (notice) => notifyRef.current(notice),
+      restored: (key) => setRestored({ key }),
+      undoAction: (placement) => undoAction.current(placement),
+      memory: changesMemory.current,
+    }),
+    [host, setContext, setSheets, setReports],
+  );
+  const withChanges = useCallback(
+    async (run: (m: PlacementChangesModule) => Promise<Outcome>): Promise<Outcome> => {
+      try {
+        return await run(await loadPlacementChanges());
+      } catch (error) {
+        const message = errorMessage(error);
+        notifyRef.current({ intent: "error", message });
+        return { ok: false, message };
+      }
+    },
+    [],
+  );
+  const undoDisconnect = useCallback(
+    (placement: PlacedReport) => withChanges((m) => m.undoDisconnect(changes(), placement)),
+    [withChanges, changes],
+  );
+  undoAction.current = (placement) => ({ label: "Undo", run: () => void undoDisconnect(placement) });
+  const movePlacementHere = useCallback(
+    (placement: PlacedReport) => withChanges((m) => m.moveHere(changes(), placement)),
+    [withChanges, changes],
+  );
+  // A placement whose sheet id is found under a new name: its address is corrected on the service,
+  // once (placementChanges.ts). The check is cheap; the code that corrects loads only when needed.
+  useEffect(() => {
+    if (phase !== "ready" || stale || !isConnected(settingsRef.current)) return;
+    const renamed = here.some(
+      (p) => p.id && p.sheetId && locatePlacement(p, sheets).note?.kind === "renamed",
+    );
+    if (!renamed) return;
+    void loadPlacementChanges()
+      .then((m) => m.correctRenamedSheets(changes()))
+      .catch(() => undefined);
+  }, [phase, stale, here, sheets, changes]);
+
   const applyReport = useCallback(
     (report: Report, epoch: number) => {
       if (mounted.current && epoch === settingsEpoch.current) {
@@ -484,6 +582,9 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     applySettings,
     disconnectAt,
     disconnectPlacement,
+    undoDisconnect,
+    movePlacementHere,
+    restored,
     applyReport,
     liveWorkbook,
   };

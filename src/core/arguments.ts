@@ -7,12 +7,14 @@
  */
 
 import { PlatformError } from "./errors.js";
-import { DisconnectInputSchema, SessionSettingsSchema } from "./schema.js";
+import { ConnectWorkbookInputSchema, DisconnectInputSchema, SessionSettingsSchema } from "./schema.js";
 import * as z from "./zod.js";
 
 const Id = z.int().check(z.gte(0));
 
 export const DisconnectArgumentsSchema = z.tuple([Id, Id, DisconnectInputSchema]);
+
+export const ConnectArgumentsSchema = z.tuple([Id, Id, ConnectWorkbookInputSchema]);
 
 export const ScimPageArgumentSchema = z.object({
   count: z.int().check(z.gte(0), z.lte(1000)),

@@ -42,6 +42,7 @@ export * from "./location.js";
 export * from "./messages.js";
 export * from "./ndjson.js";
 export * from "./operations.js";
+export * from "./placement-moves.js";
 export * from "./placement-view.js";
 export * from "./placements.js";
 export * from "./refresh-flow.js";
@@ -76,4 +77,5 @@ export {
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./transport.js";
+export * from "./undo-disconnect.js";
 export * from "./user-attributes.js";

@@ -6,6 +6,7 @@
 
 import { revealInvisible } from "./display.js";
 import { formatCount } from "./limits.js";
+import { quoteSheetName } from "./location.js";
 import { describePlacement, placementRange, placementSheetName, placementsOf } from "./placements.js";
 import type { PlacementSyncStatus, Report, ReportPlacement } from "./schema.js";
 
@@ -133,8 +134,13 @@ export type SheetNote =
   | { kind: "renamed"; from: string }
   /** The stored sheet id is gone but a sheet of the stored name exists: the tab was recreated. */
   | { kind: "recreated" }
-  /** Neither the sheet id nor the name is in the workbook any more. */
-  | { kind: "missing" };
+  /** Neither the stored sheet id nor the name is in the workbook any more: the sheet was deleted. */
+  | { kind: "missing" }
+  /**
+   * Stored without a sheet id, and no sheet has its name now: renamed or deleted, the add-in cannot
+   * tell. `name`: the name it was stored under.
+   */
+  | { kind: "not-found"; name: string };
 
 export interface GroupedPlacement {
   placement: PlacedReport;
@@ -171,7 +177,11 @@ export function locatePlacement(
     return { sheetName: stored, sheetId: null, note: sheets.length > 0 ? { kind: "missing" } : null };
   }
   if (byName) return { sheetName: byName.name, sheetId: byName.id, note: null };
-  return { sheetName: stored, sheetId: null, note: sheets.length > 0 ? { kind: "missing" } : null };
+  return {
+    sheetName: stored,
+    sheetId: null,
+    note: sheets.length > 0 ? { kind: "not-found", name: stored } : null,
+  };
 }
 
 function topLeft(p: PlacedReport): [number, number] {
@@ -243,6 +253,9 @@ export function sheetNoteText(note: SheetNote): string {
     case "recreated":
       return "The tab was recreated since placing: these cells are no longer linked. Disconnect it from the menu.";
     case "missing":
-      return "The sheet is no longer in this workbook. Disconnect it from the menu.";
+      // Stored with its sheet's id, and neither that id nor the name is here: the sheet was deleted.
+      return "Its sheet was deleted from this workbook. Disconnect it from the Actions menu.";
+    case "not-found":
+      return `Not found: no sheet is named ${quoteSheetName(revealInvisible(note.name))} now. If that sheet was renamed, select the report's top-left cell on it and choose Move here from the Actions menu; if the sheet or the report's cells were deleted, choose Disconnect.`;
   }
 }

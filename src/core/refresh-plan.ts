@@ -91,6 +91,15 @@ export function planRefresh(
     const where = locatePlacement(placement, sheets);
     const name = reportName(placement.report);
     const onASheet = where.sheetId !== null || sheets.some((s) => s.name === where.sheetName);
+    if (where.note?.kind === "not-found") {
+      // Stored without a sheet id: its sheet may have been renamed (placement-moves.ts, Move here).
+      notRefreshed.push({
+        placement,
+        reason: "sheet-gone",
+        message: `Not refreshed: no sheet is named "${revealInvisible(where.sheetName)}" now, so ${name} was not found. If its sheet was renamed, use Move here first.`,
+      });
+      continue;
+    }
     if (where.note?.kind === "missing" || !onASheet) {
       notRefreshed.push({
         placement,

@@ -14,7 +14,13 @@ import type { Outcome } from "../core/messages.js";
 import type { SheetRef } from "../core/placement-view.js";
 import type { RefreshOutcome, RefreshProgress } from "../core/refresh-flow.js";
 import type { RefreshItem } from "../core/refresh-plan.js";
-import type { Deployment, DisconnectInput, Report, SessionSettings } from "../core/schema.js";
+import type {
+  ConnectWorkbookInput,
+  Deployment,
+  DisconnectInput,
+  Report,
+  SessionSettings,
+} from "../core/schema.js";
 import type { PublicSettings, SettingsPatch } from "../core/settings.js";
 
 export type { DirectoryUser, DirectoryUserPage, Outcome, PublicSettings, SettingsPatch };
@@ -74,6 +80,15 @@ export interface PlatformGateway {
   saveSettings(patch: SettingsPatch): Promise<PublicSettings>;
   listDeployments(): Promise<Deployment[]>;
   disconnect(deploymentId: number, reportId: number, input: DisconnectInput): Promise<Report>;
+  /**
+   * `PUT .../connect-workbook`: places a report, re-creates a disconnected placement (Undo), or with
+   * `addressOnly` corrects a placement's address (a renamed tab, Move here). Answers the report.
+   */
+  connectReportToWorkbook(
+    deploymentId: number,
+    reportId: number,
+    input: ConnectWorkbookInput,
+  ): Promise<Report>;
   listScimUsers(page: { count: number; startIndex: number }): Promise<ScimUserPage>;
   ask(request: AskInput, options?: AskOptions): Promise<AgentAnswer>;
   abortChat(chatId: string): Promise<void>;

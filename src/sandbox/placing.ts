@@ -176,77 +176,16 @@ export class Placing {
 
   /**
    * PUT .../connect-workbook: places the report (a new placement) or updates the placement named by
-   * `placementId` or found at the same workbook + sheet + anchor. `addressOnly` (with `placementId`)
-   * corrects the address and keeps the fingerprint and refresh fields.
+   * `placementId` or found at the same workbook + sheet + anchor (`connectPlacement`).
    */
   async connect(request: Request, deploymentId: number, reportId: number): Promise<Response> {
     requireReport(this.state, request, deploymentId, reportId);
-    const input = parseBody(ConnectInput, await readJsonBody(request), "connect-workbook");
-    const location = parseLocation(input.resultLocation);
-    const sheetName = input.sheetName || location?.sheetName;
-    const anchorCell = input.anchorCell ? normalizeCell(input.anchorCell) : location?.start;
-    if (!sheetName || !anchorCell) {
-      const message =
-        "Invalid connect-workbook input: resultLocation must name the sheet and the anchor ('Sheet 1'!B2), or send sheetName and anchorCell.";
-      throw new HttpError(400, message, { body: { error: message } });
-    }
-    if (input.addressOnly && !input.placementId) {
-      const message =
-        "Invalid connect-workbook input: addressOnly needs placementId (the placement whose address changes).";
-      throw new HttpError(400, message, { body: { error: message } });
-    }
+    const body = await readJsonBody(request);
     const report = requireReport(this.state, request, deploymentId, reportId);
-    const placements = [...(storedPlacements(report) as StoredPlacement[])];
-    let index: number;
-    if (input.placementId) {
-      index = placements.findIndex((p) => p.id === input.placementId);
-      if (index < 0) throw new HttpError(404, `No placement "${input.placementId}" in report ${reportId}.`);
-    } else {
-      const found = addressedIndexes(placements, {
-        externalWorkbookId: input.externalWorkbookId,
-        sheetName,
-        anchorCell,
-        sheetId: input.sheetId,
-      });
-      if (found.length > 1) {
-        throw new HttpError(
-          409,
-          "This address names more than one placement of the report (same sheet name and anchor under different sheet ids): send placementId or sheetId.",
-        );
-      }
-      index = found[0] ?? -1;
-    }
-    const userId = actor(this.state, request, report);
-    const now = this.iso();
-    const address = {
-      resultLocation: input.resultLocation,
-      sheetName,
-      anchorCell,
-      ...(input.sheetId !== undefined ? { sheetId: input.sheetId } : {}),
-      ...(input.endResultCell ? { endResultCell: normalizeCell(input.endResultCell) } : {}),
-      ...(input.workbookName !== undefined ? { workbookName: input.workbookName } : {}),
-    };
-    let placement: StoredPlacement;
-    if (index < 0) {
-      placement = {
-        id: `plc-${randomBytes(6).toString("hex")}`,
-        workbookId: input.externalWorkbookId,
-        ...address,
-        host: input.host ?? null,
-        placedAt: now,
-        placedByUserId: userId,
-      };
-    } else {
-      placement = { ...placements[index]!, ...address };
-      if (!input.addressOnly) {
-        placement.workbookId = input.externalWorkbookId;
-        if (input.host !== undefined) placement.host = input.host;
-      }
-    }
-    if (!input.addressOnly) placement = markWritten(report, placement, now, userId, input.resultChecksum);
-    if (index < 0) placements.push(placement);
-    else placements[index] = placement;
-    const after = withPlacements(report, placements);
+    const after = connectPlacement(report, body, {
+      now: this.iso(),
+      userId: actor(this.state, request, report),
+    });
     this.state.reports.set(reportId, after);
     return jsonResponse(200, served(after));
   }
@@ -295,4 +234,83 @@ export class Placing {
     this.state.reports.set(reportId, stored);
     return jsonResponse(200, stored);
   }
+}
+
+/**
+ * The service's side of `PUT .../connect-workbook` on one report, without HTTP (the pane's test
+ * service applies it too): a body without `placementId` creates a placement, unless one is stored
+ * at the same workbook + sheet + anchor, which is updated; `placementId` updates that placement (404
+ * when there is none); `addressOnly` (with `placementId`) corrects the address and keeps the
+ * fingerprint and refresh fields. Anything else records the placement as written now. Throws
+ * HttpError (400, 404, 409) for what the service refuses. `newId`: the id a new placement gets.
+ */
+export function connectPlacement(
+  report: Report,
+  body: unknown,
+  at: { now: string; userId: number; newId?: () => string },
+): Report {
+  const input = parseBody(ConnectInput, body, "connect-workbook");
+  const location = parseLocation(input.resultLocation);
+  const sheetName = input.sheetName || location?.sheetName;
+  const anchorCell = input.anchorCell ? normalizeCell(input.anchorCell) : location?.start;
+  if (!sheetName || !anchorCell) {
+    const message =
+      "Invalid connect-workbook input: resultLocation must name the sheet and the anchor ('Sheet 1'!B2), or send sheetName and anchorCell.";
+    throw new HttpError(400, message, { body: { error: message } });
+  }
+  if (input.addressOnly && !input.placementId) {
+    const message =
+      "Invalid connect-workbook input: addressOnly needs placementId (the placement whose address changes).";
+    throw new HttpError(400, message, { body: { error: message } });
+  }
+  const placements = [...(storedPlacements(report) as StoredPlacement[])];
+  let index: number;
+  if (input.placementId) {
+    index = placements.findIndex((p) => p.id === input.placementId);
+    if (index < 0) throw new HttpError(404, `No placement "${input.placementId}" in report ${report.id}.`);
+  } else {
+    const found = addressedIndexes(placements, {
+      externalWorkbookId: input.externalWorkbookId,
+      sheetName,
+      anchorCell,
+      sheetId: input.sheetId,
+    });
+    if (found.length > 1) {
+      throw new HttpError(
+        409,
+        "This address names more than one placement of the report (same sheet name and anchor under different sheet ids): send placementId or sheetId.",
+      );
+    }
+    index = found[0] ?? -1;
+  }
+  const { now, userId } = at;
+  const address = {
+    resultLocation: input.resultLocation,
+    sheetName,
+    anchorCell,
+    ...(input.sheetId !== undefined ? { sheetId: input.sheetId } : {}),
+    ...(input.endResultCell ? { endResultCell: normalizeCell(input.endResultCell) } : {}),
+    ...(input.workbookName !== undefined ? { workbookName: input.workbookName } : {}),
+  };
+  let placement: StoredPlacement;
+  if (index < 0) {
+    placement = {
+      id: at.newId?.() ?? `plc-${randomBytes(6).toString("hex")}`,
+      workbookId: input.externalWorkbookId,
+      ...address,
+      host: input.host ?? null,
+      placedAt: now,
+      placedByUserId: userId,
+    };
+  } else {
+    placement = { ...placements[index]!, ...address };
+    if (!input.addressOnly) {
+      placement.workbookId = input.externalWorkbookId;
+      if (input.host !== undefined) placement.host = input.host;
+    }
+  }
+  if (!input.addressOnly) placement = markWritten(report, placement, now, userId, input.resultChecksum);
+  if (index < 0) placements.push(placement);
+  else placements[index] = placement;
+  return withPlacements(report, placements);
 }

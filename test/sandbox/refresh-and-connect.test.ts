@@ -69,6 +69,14 @@ const reports: Report[] = [
   ]),
   // Connect: bad inputs.
   makeReport(8, [placement("Sales", "B2", written("p-8"))]),
+  // Connect: a disconnected placement re-created (Undo).
+  makeReport(10, [
+    placement(
+      "Sales",
+      "B2",
+      written("p-10", { endResultCell: "F20", workbookName: "Book.xlsx", host: "EXCEL" }),
+    ),
+  ]),
   // change-query
   makeReport(9, [
     placement("Sales", "B2", { id: "p-9a", queryChecksum: "q9" }),
@@ -368,6 +376,64 @@ describe("PUT .../connect-workbook", () => {
       expect(typeof answer.json.message).toBe("string");
     }
     expect(await get(8)).toEqual(before);
+  });
+});
+
+describe("PUT .../connect-workbook after a DELETE (the add-in's Undo)", () => {
+  it("re-creates the placement with the address, extent and checksum sent; a second create at the same spot updates it", async () => {
+    const before = placed(await get(10), 0);
+    const removed = await call(sandbox.url, disconnectPath(10), {
+      method: "DELETE",
+      body: { placementId: "p-10" },
+    });
+    expect(removed.json.externalWorkbookPlacements).toEqual([]);
+    const body = {
+      externalWorkbookId: WB,
+      resultLocation: before.resultLocation,
+      sheetId: before.sheetId,
+      sheetName: before.sheetName,
+      anchorCell: before.anchorCell,
+      endResultCell: before.endResultCell,
+      workbookName: before.workbookName,
+      host: before.host,
+      resultChecksum: before.resultChecksum,
+    };
+    const restored = await put(disconnectPath(10), body);
+    expect(restored.status).toBe(200);
+    expect(restored.json.externalWorkbookPlacements).toHaveLength(1);
+    const back = placed(restored.json, 0);
+    // Everything sent comes back; a new id, and the placement is recorded as written now.
+    const {
+      id,
+      placedAt,
+      placedByUserId,
+      refreshedAt,
+      refreshedByUserId,
+      queryChecksum,
+      syncStatus,
+      ...rest
+    } = back;
+    const {
+      id: _i,
+      placedAt: _p,
+      refreshedAt: _r,
+      refreshedByUserId: _u,
+      queryChecksum: _q,
+      syncStatus: _s,
+      ...kept
+    } = before;
+    expect(rest).toEqual(kept);
+    expect(id).not.toBe("p-10");
+    expect({ placedAt, refreshedAt, queryChecksum, syncStatus }).toEqual({
+      placedAt: NOW,
+      refreshedAt: NOW,
+      queryChecksum: "q10",
+      syncStatus: "UP_TO_DATE",
+    });
+    // The same body again names the spot now taken: it updates that placement, never a second one.
+    const again = await put(disconnectPath(10), { ...body, resultChecksum: NEW_SUM });
+    expect(again.json.externalWorkbookPlacements).toHaveLength(1);
+    expect(placed(again.json, 0)).toMatchObject({ id, resultChecksum: NEW_SUM });
   });
 });
 

@@ -5,7 +5,13 @@
 import { act } from "react";
 import { beforeEach } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
-import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
+import { PlatformError } from "../../src/core/errors.js";
+import type {
+  ConnectWorkbookInput,
+  DisconnectInput,
+  Report,
+  ReportPlacement,
+} from "../../src/core/schema.js";
 import type {
   ActiveContext,
   AskInput,
@@ -20,6 +26,8 @@ import type {
 } from "../../src/hosts/host.js";
 // The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
 import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
+// And of connect-workbook (create, update, addressOnly).
+import { connectPlacement } from "../../src/sandbox/placing.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -151,6 +159,19 @@ export function demoReports(): Report[] {
   ];
 }
 
+/**
+ * The demo's reports with the renamed tab's placement already recorded under the tab's new name (as
+ * the pane leaves it after correcting it), for tests about something else than that correction.
+ */
+export function settledDemoReports(): Report[] {
+  return demoReports().map((r) => ({
+    ...r,
+    externalWorkbookPlacements: r.externalWorkbookPlacements?.map((p) =>
+      p.id === "p-rev-regions" ? { ...p, sheetName: "Regions", resultLocation: "Regions!A1" } : p,
+    ),
+  }));
+}
+
 export function ctx(sheetName: string, cell: string, sheetId: string | null = null): ActiveContext {
   const id = sheetId ?? SHEETS.find((s) => s.name === sheetName)?.id ?? null;
   return { workbookId: WORKBOOK_ID, workbookName: "Q3 Revenue Review.xlsx", sheetId: id, sheetName, cell };
@@ -207,9 +228,13 @@ export class FakeHost implements SpreadsheetHost {
   problems: string[];
   loadError: unknown;
   holdDisconnects: boolean;
+  /** Makes connect-workbook fail with this error (until cleared). */
+  connectError: unknown;
+  private placedCount = 0;
   readonly calls = {
     loadWorkbook: 0,
     disconnect: [] as { deploymentId: number; reportId: number; input: DisconnectInput }[],
+    connect: [] as { deploymentId: number; reportId: number; input: ConnectWorkbookInput }[],
     selectRange: [] as { sheetId: string | null; sheetName: string; range: string }[],
     saveSettings: [] as SettingsPatch[],
     ask: [] as AskInput[],
@@ -265,6 +290,27 @@ export class FakeHost implements SpreadsheetHost {
       const current = this.reports.find((r) => r.id === reportId && r.deploymentId === deploymentId);
       if (!current) throw { kind: "not-found", message: "Not found (404)." };
       const next = withoutPlacement(current, input);
+      this.reports = this.reports.map((r) => (r === current ? next : r));
+      return next;
+    },
+    connectReportToWorkbook: async (deploymentId: number, reportId: number, input: ConnectWorkbookInput) => {
+      this.calls.connect.push({ deploymentId, reportId, input });
+      if (this.connectError !== undefined) throw this.connectError;
+      const current = this.reports.find((r) => r.id === reportId && r.deploymentId === deploymentId);
+      if (!current) throw new PlatformError("not-found", "The report was not found (404).", { status: 404 });
+      let next: Report;
+      try {
+        next = connectPlacement(current, input, {
+          now: "2026-11-27T10:00:00.000Z",
+          userId: 1,
+          newId: () => `plc-fake-${++this.placedCount}`,
+        });
+      } catch (error) {
+        const status = (error as { status?: number }).status ?? 500;
+        throw new PlatformError(status === 404 ? "not-found" : "bad-request", (error as Error).message, {
+          status,
+        });
+      }
       this.reports = this.reports.map((r) => (r === current ? next : r));
       return next;
     },

@@ -18,6 +18,7 @@ import {
   fieldByLabel,
   queryButton,
   settle,
+  settledDemoReports,
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
@@ -133,7 +134,7 @@ describe("the Reports and Ask views", () => {
 
 describe("messages inside the pane", () => {
   it("shows an outcome in a polite live region inside the main landmark, dismissible", async () => {
-    const host = new FakeHost({ context: ctx("Sales", "C4") });
+    const host = new FakeHost({ context: ctx("Sales", "C4"), reports: settledDemoReports() });
     host.platform.disconnect = async () => {
       throw { kind: "forbidden", message: "The API key is valid but not allowed (403)." };
     };
@@ -151,8 +152,8 @@ describe("messages inside the pane", () => {
     expect(region.textContent).not.toContain("not allowed (403)");
   });
 
-  it("keeps an error until it is dismissed; a success goes by itself after a while", async () => {
-    const host = new FakeHost({ context: ctx("Sales", "C4") });
+  it("keeps an error, and a success that offers Undo, until dismissed; a success without an action goes by itself", async () => {
+    const host = new FakeHost({ context: ctx("Sales", "C4"), reports: settledDemoReports() });
     const disconnect = host.platform.disconnect.bind(host.platform);
     host.platform.disconnect = async () => {
       throw { kind: "server", message: "The Reporting Platform had a problem (503)." };
@@ -170,9 +171,22 @@ describe("messages inside the pane", () => {
       await act(async () => {
         vi.advanceTimersByTime(PASSING_MS);
       });
+      // Its Undo is still there to be used.
+      expect(region.textContent).toContain("Disconnected Revenue by region");
+      await click(buttonByName(region, "Undo"));
+      for (let i = 0; i < 20 && !region.textContent?.includes("Undone:"); i++) {
+        await act(async () => {
+          await Promise.resolve();
+        });
+      }
+      expect(region.textContent).toContain("Undone: Revenue by region is placed at Sales!B2:F20 again.");
+      await act(async () => {
+        vi.advanceTimersByTime(PASSING_MS);
+      });
     } finally {
       vi.useRealTimers();
     }
+    expect(region.textContent).not.toContain("Undone:");
     expect(region.textContent).not.toContain("Disconnected Revenue by region");
     expect(region.textContent).toContain("(503)");
   });

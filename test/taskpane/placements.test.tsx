@@ -6,6 +6,7 @@
  */
 import { act } from "react";
 import { describe, expect, it } from "vitest";
+import { PlatformError } from "../../src/core/errors.js";
 import {
   buttonByName,
   click,
@@ -35,7 +36,11 @@ const disconnectButton = (root: ParentNode) => buttonByName(root, "Disconnect re
 
 describe("the placements list", () => {
   it("groups this workbook's placements by the sheets' current names, with status badges and refresh times", async () => {
-    const root = await renderPane(new FakeHost());
+    const host = new FakeHost();
+    // The service refuses to record the new name (a correction the pane tries once): the placement
+    // stays stored as "Regional", and the note says so.
+    host.connectError = new PlatformError("forbidden", "Not allowed (403).", { status: 403 });
+    const root = await renderPane(host);
     const headings = [...root.querySelectorAll("h3")].map((h) => h.textContent);
     expect(headings).toEqual(["Sales", "Regions", "Pipeline"]);
 
@@ -135,6 +140,8 @@ describe("the current placement", () => {
   it("names a placement on a renamed sheet by the sheet's current name, the old one as a note", async () => {
     // p-rev-regions is stored as Regional!A1:C5; the tab with its sheet id is called Regions now.
     const host = new FakeHost({ context: ctx("Regions", "B3") });
+    // The new name is not recorded (the service refuses the correction): the note stays.
+    host.connectError = new PlatformError("forbidden", "Not allowed (403).", { status: 403 });
     const root = await renderPane(host);
     const card = root.querySelector('section[aria-labelledby="cell-heading"]') as HTMLElement;
     expect(card.textContent).toContain("Placed at Regions!A1:C5");

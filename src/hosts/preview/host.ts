@@ -85,6 +85,11 @@ export function createPreviewHost(
       workbook.replaceReport(report);
       return report;
     },
+    async connectReportToWorkbook(deploymentId, reportId, input) {
+      const report = await gateway.connectReportToWorkbook(deploymentId, reportId, input);
+      workbook.replaceReport(report);
+      return report;
+    },
   };
 
   const contextListeners = createListeners<[ActiveContext]>();

@@ -51,6 +51,10 @@ describe("dist/excel", () => {
     const first = files.map(read).join("\n");
     expect(first).not.toContain("leave empty to keep it");
     expect(first).not.toContain("New conversation");
+    // Undo, renamed tabs' corrections and Move here: loaded when first needed.
+    expect(first).not.toContain("Undone: ");
+    expect(first).not.toContain("moved with its sheet");
+    expect(first).not.toContain("is now recorded at");
   });
 
   it("the code the first list waits for beyond the first screen (the gateway's) is small: zod's English messages only", () => {

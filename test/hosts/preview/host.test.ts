@@ -43,6 +43,9 @@ function fakeGateway(reports: Report[] = [], problems: string[] = []) {
     recordRefresh: vi.fn(async (_d: number, _r: number, _i: unknown): Promise<Report> => {
       throw new Error("not set up");
     }),
+    connectReportToWorkbook: vi.fn(async (_d: number, _r: number, _i: unknown): Promise<Report> => {
+      throw new Error("not set up");
+    }),
   } satisfies PreviewGateway;
 }
 

@@ -17,6 +17,7 @@ import "./web-globals.js";
 import {
   AskArgumentSchema,
   ChatIdArgumentSchema,
+  ConnectArgumentsSchema,
   checkArgument,
   DisconnectArgumentsSchema,
   RangeTargetArgumentSchema,
@@ -37,7 +38,7 @@ import { chatUrlBelongsToTenant } from "../../../core/domains.js";
 import { PlatformError } from "../../../core/errors.js";
 import { tenantOrigin } from "../../../core/http.js";
 import { type PlacedReport, placedReports, type SheetRef } from "../../../core/placement-view.js";
-import type { Deployment, DisconnectInput, Report } from "../../../core/schema.js";
+import type { ConnectWorkbookInput, Deployment, DisconnectInput, Report } from "../../../core/schema.js";
 import {
   agentChatSettings,
   chatUrlAllowed,
@@ -50,6 +51,12 @@ import {
   type StoredSettings,
   toPublicSettings,
 } from "../../../core/settings.js";
+import {
+  type RemovedPlacement,
+  RemovedPlacementSchema,
+  removedPlacement,
+  runUndoDisconnectSync,
+} from "../../../core/undo-disconnect.js";
 import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./agent-ask.js";
 import { ensureGrid, readCells, writeBlock } from "./cells.js";
@@ -103,6 +110,8 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem("Open", "showSidebar")
     // Google Sheets has no cell context menu for add-ons: the command lives in the add-on menu.
     .addItem("Disconnect report here", "disconnectReportHere")
+    // A toast cannot hold a button (Spreadsheet.toast takes text only): Undo is a menu item.
+    .addItem("Undo disconnect", "undoDisconnect")
     .addToUi();
 }
 
@@ -159,7 +168,8 @@ export function disconnectReportHere(): void {
     const sheets = [{ id: context.sheetId ?? null, name: context.sheetName }];
     sent = { placement: plan.placement, client, deploymentId: pickedDeployment(settings), sheets };
     const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
-    toast(disconnectOutcomeMessage(plan.placement, returned, sheets).message);
+    const outcome = disconnectOutcomeMessage(plan.placement, returned, sheets);
+    toast(outcome.ok ? keepForUndo(sentTo, plan.placement, outcome.message) : outcome.message);
   } catch (error) {
     const known = settings;
     const failure = toPlatformError(error, () => (known ? secretsOf(known) : []));
@@ -171,11 +181,110 @@ export function disconnectReportHere(): void {
       } catch {
         reports = null;
       }
-      toast(disconnectOutcomeAfterReload(sent.placement, failure, reports, sent.sheets).message);
+      const outcome = disconnectOutcomeAfterReload(sent.placement, failure, reports, sent.sheets);
+      toast(outcome.ok ? keepForUndo(sentTo, sent.placement, outcome.message) : outcome.message);
     } else toast(failure.message);
   } finally {
     if (sentTo !== null) noteWorkbookEdited(sentTo);
   }
+}
+
+/**
+ * Menu "Undo disconnect": re-creates the placement the menu's last "Disconnect report here" in this
+ * spreadsheet removed (kept for UNDO_SECONDS), exactly as it was, through the core's undo flow
+ * (undo-disconnect.ts: the list looked at first, then connect-workbook), and toasts the outcome.
+ */
+export function undoDisconnect(): void {
+  const toast = (message: string) => SpreadsheetApp.getActive().toast(message, TITLE, 8);
+  let settings: StoredSettings | null = null;
+  let sentTo: string | null = null;
+  try {
+    const context = readActiveContext();
+    const removed = takeUndo(context.workbookId);
+    if (!removed) {
+      toast(
+        "Nothing to undo: no report was disconnected from this menu in this spreadsheet in the last 30 minutes.",
+      );
+      return;
+    }
+    settings = loadSettings();
+    const { client } = platformClient(settings);
+    const deploymentId = pickedDeployment(settings);
+    sentTo = context.workbookId;
+    const outcome = runUndoDisconnectSync(
+      removed,
+      {
+        listReports: () => client.listReports(deploymentId, { externalWorkbookId: context.workbookId }),
+        connect: (d, r, input) => client.connectReportToWorkbook(d, r, input),
+      },
+      listSheets(),
+    );
+    // Undo stays on the menu while it may still work (nothing was restored, and nothing stands in the way).
+    if (outcome.canRetry) keepUndo(context.workbookId, removed);
+    else forgetUndo(context.workbookId);
+    toast(outcome.message);
+  } catch (error) {
+    const known = settings;
+    toast(toPlatformError(error, () => (known ? secretsOf(known) : [])).message);
+  } finally {
+    if (sentTo !== null) noteWorkbookEdited(sentTo);
+  }
+}
+
+/** How long the menu's Undo keeps a disconnected placement: 30 minutes. */
+const UNDO_SECONDS = 1800;
+const UNDO_PREFIX = "reportingPlatform.undo.";
+/** Characters per cache value: at most 3 bytes each in UTF-8, within CacheService's 100 KB a value. */
+const UNDO_PART_CHARS = 30_000;
+
+/** Keeps `placement` for the menu's Undo, and says how to undo in the outcome. */
+function keepForUndo(workbookId: string, placement: PlacedReport, message: string): string {
+  return keepUndo(workbookId, removedPlacement(placement))
+    ? `${message} To undo it: Extensions > Reporting Platform > Undo disconnect.`
+    : message;
+}
+
+/**
+ * The record in the user's cache, in parts (a result checksum of 2,000 chunks is larger than one
+ * cache value). False when the cache refused it: then no Undo is offered.
+ */
+function keepUndo(workbookId: string, removed: RemovedPlacement): boolean {
+  try {
+    const cache = CacheService.getUserCache();
+    if (!cache) return false;
+    const text = JSON.stringify(removed);
+    const parts: string[] = [];
+    for (let i = 0; i < text.length; i += UNDO_PART_CHARS) parts.push(text.slice(i, i + UNDO_PART_CHARS));
+    for (let i = 0; i < parts.length; i++)
+      cache.put(`${UNDO_PREFIX}${workbookId}.${i}`, parts[i]!, UNDO_SECONDS);
+    cache.put(`${UNDO_PREFIX}${workbookId}`, String(parts.length), UNDO_SECONDS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The record kept for this spreadsheet, or null (none, expired, dropped by the cache, unreadable). */
+function takeUndo(workbookId: string): RemovedPlacement | null {
+  const cache = CacheService.getUserCache();
+  const count = Number(cache?.get(`${UNDO_PREFIX}${workbookId}`) ?? "0");
+  if (!cache || !Number.isInteger(count) || count < 1 || count > 20) return null;
+  let text = "";
+  for (let i = 0; i < count; i++) {
+    const part = cache.get(`${UNDO_PREFIX}${workbookId}.${i}`);
+    if (part === null) return null;
+    text += part;
+  }
+  try {
+    const parsed = RemovedPlacementSchema.safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data as RemovedPlacement) : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetUndo(workbookId: string): void {
+  CacheService.getUserCache()?.remove(`${UNDO_PREFIX}${workbookId}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,6 +354,21 @@ export function disconnectPlacement(
   return sidebarCall((settings) => {
     const args = checkArgument(DisconnectArgumentsSchema, [deploymentId, reportId, input], "the placement");
     return platformClient(settings).client.disconnectReportFromWorkbook(...args);
+  });
+}
+
+/**
+ * connect-workbook for the pane: a disconnect undone, a renamed tab's address corrected, Move here
+ * (addressOnly). Answers the report as it stands after.
+ */
+export function connectPlacement(
+  deploymentId: number,
+  reportId: number,
+  input: ConnectWorkbookInput,
+): Envelope<Report> {
+  return sidebarCall((settings) => {
+    const args = checkArgument(ConnectArgumentsSchema, [deploymentId, reportId, input], "the placement");
+    return platformClient(settings).client.connectReportToWorkbook(...args);
   });
 }
 

@@ -202,6 +202,8 @@ export function createSheetsHost(
     listDeployments: () => active(run("listDeployments")),
     disconnect: (deploymentId, reportId, input) =>
       active(run("disconnectPlacement", deploymentId, reportId, input)),
+    connectReportToWorkbook: (deploymentId, reportId, input) =>
+      active(run("connectPlacement", deploymentId, reportId, input)),
     listScimUsers: (page) => active(run("listScimUsers", page)),
     async ask(request, askOptions = {}) {
       const { signal, onMessage } = askOptions;

@@ -31,7 +31,7 @@ describe("Disconnect report here (add-on menu)", () => {
       {
         title: "Reporting Platform",
         message: expect.stringMatching(
-          /^Disconnected Revenue by Region from .*Q1 Sales.*B2.*; the cells keep their values\.$/,
+          /^Disconnected Revenue by Region from .*Q1 Sales.*B2.*; the cells keep their values\. To undo it: Extensions > Reporting Platform > Undo disconnect\.$/,
         ),
       },
     ]);

@@ -92,7 +92,7 @@ describe("Disconnect report here (add-on menu) on a renamed tab", () => {
     const world = onRegions();
     world.global.disconnectReportHere();
     expect(world.toasts.map((t) => t.message)).toEqual([
-      "Disconnected Revenue by Region from Regions!B2:G30; the cells keep their values.",
+      "Disconnected Revenue by Region from Regions!B2:G30; the cells keep their values. To undo it: Extensions > Reporting Platform > Undo disconnect.",
     ]);
   });
 

@@ -38,6 +38,8 @@ describe("Code.js as Apps Script loads it", () => {
       "saveSettings",
       "listDeployments",
       "disconnectPlacement",
+      "connectPlacement",
+      "undoDisconnect",
       "listScimUsers",
       "askAgent",
       "abortChat",
@@ -58,6 +60,7 @@ describe("Code.js as Apps Script loads it", () => {
         items: [
           { caption: "Open", functionName: "showSidebar" },
           { caption: "Disconnect report here", functionName: "disconnectReportHere" },
+          { caption: "Undo disconnect", functionName: "undoDisconnect" },
         ],
       },
     ]);
@@ -69,7 +72,11 @@ describe("Code.js as Apps Script loads it", () => {
     const world = loadAppsScript();
     world.authMode = "NONE";
     world.global.onInstall({ authMode: "NONE" });
-    expect(world.menus[0]?.items.map((i) => i.functionName)).toEqual(["showSidebar", "disconnectReportHere"]);
+    expect(world.menus[0]?.items.map((i) => i.functionName)).toEqual([
+      "showSidebar",
+      "disconnectReportHere",
+      "undoDisconnect",
+    ]);
   });
 
   it("Open shows Sidebar.html as a 300 px sidebar, its viewport set through addMetaTag (meta tags in the file are ignored)", () => {
