@@ -3,12 +3,23 @@
  * heading: the Refresh all button; while a run goes, "N of M refreshed" with Stop in its place; and
  * the question asked before cells that are not a placement's are overwritten (Overwrite / Cancel),
  * with focus on it and given back to where it was after the answer. Loaded apart from the first
- * screen's script (prefetched when the browser is idle after the first list).
+ * screen's script (prefetched when the browser is idle after the first list). The question's
+ * MessageBar is Fluent's own, not lazy.tsx's stand-in: a stand-in swapped for the real bar once its
+ * chunk arrives would remount the Overwrite button and drop the focus just given to it.
  */
-import { Button, Caption1, makeStyles, Spinner, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  makeStyles,
+  Spinner,
+  tokens,
+} from "@fluentui/react-components";
 import { useEffect, useRef } from "react";
 import { StopIcon } from "./icons.js";
-import { MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { useRefreshRun } from "./RefreshControls.js";
 import type { RefreshRun } from "./refreshRun.js";
 
@@ -39,8 +50,12 @@ export default function RefreshBar({ run, count }: { run: RefreshRun; count: num
     }
   }, [state.question]);
 
-  // Stop vanishes with the run: focus that was on it moves to Refresh all, never to the page.
+  // Refresh all gives its place to the progress: focus that was on it moves to Stop. Stop vanishes
+  // with the run: focus that was on it moves to Refresh all. Never to the page.
   useEffect(() => {
+    if (!wasRunning.current && state.running && document.activeElement === document.body) {
+      stopRef.current?.focus();
+    }
     if (wasRunning.current && !state.running && document.activeElement === document.body) {
       document.querySelector<HTMLButtonElement>("[data-refresh-all]")?.focus();
     }

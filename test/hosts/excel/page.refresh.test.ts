@@ -336,6 +336,8 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     await progress.waitFor({ timeout: 60_000 });
     const total = Number(/of (\d+)/.exec((await progress.textContent())!)![1]);
     expect(total).toBeGreaterThan(2);
+    // Refresh all gave its place to the progress: focus is on Stop, never on the page.
+    expect(await focused(page)).toBe("Stop");
     // While it runs: the one being loaded says Refreshing…, the ones after it Queued.
     const statuses = () =>
       page.locator("[data-refresh-status]").evaluateAll((els) => els.map((e) => e.textContent ?? ""));
@@ -391,7 +393,17 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
   });
 
   it("a result that grows into cells that are not empty asks first; Cancel writes and records nothing, Overwrite writes", async () => {
+    // The chunk of the pane's occasional parts (lazy.tsx: message bars, spinners) is held back until
+    // the question has focus, as on a slow network: its arrival must not take the focus away.
+    let releaseLater!: () => void;
+    const laterHeld = new Promise<void>((r) => {
+      releaseLater = r;
+    });
     const pane = await openPane({
+      intercept: (route) =>
+        /\/assets\/later-[^/]+\.js$/.test(route.request().url())
+          ? laterHeld.then(() => route.continue())
+          : undefined,
       // Fifteen products: Top 10 Products' result (H2:J12) grows to H2:J17, into Refund Requests' cells.
       before: (sandbox) =>
         changeQuery(sandbox, 103, {
@@ -423,6 +435,12 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
       .waitFor({ timeout: 60_000 });
     // Focus is on the question's first answer; nothing is written before the answer.
     await expect.poll(() => focused(page)).toBe("Overwrite");
+    const laterServed = page.waitForResponse((r) => /\/assets\/later-[^/]+\.js$/.test(r.url()));
+    releaseLater();
+    await laterServed;
+    // The question is Fluent's own message bar (a stand-in would be swapped for it now), focus still in it.
+    await page.locator(".fui-MessageBar", { hasText: "has grown" }).waitFor();
+    expect(await focused(page)).toBe("Overwrite");
     expect(await cellValues(page, "Summary", ["H2", "H14", "H15"])).toEqual([
       null,
       "Refund reason",
