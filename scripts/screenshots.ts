@@ -2,11 +2,16 @@
  * `npm run screenshots`: pictures of the task pane for the docs, taken from the preview exactly as
  * `npm start` serves it (the sandbox with the demo data, on a free port) in the system's Chromium.
  *
- * Writes docs/screenshots/pane-{reports,ask}-{light,dark}-{300,350}.png: the pane alone (clipped to
- * it), at Google Sheets' sidebar width (300 px) and Excel's task pane width (350 px), in the light
- * and dark themes, showing the "Reports" view (a placement current) and the "Ask" view (the agent
- * chat). When the pane has tabs named "Reports" and "Ask" they are clicked; without them, "Reports"
- * is the pane at its top and "Ask" the pane scrolled to its agent chat section.
+ * Writes docs/screenshots/pane-{reports,ask,refresh}-{light,dark}-{300,350}.png: the pane alone
+ * (clipped to it), at Google Sheets' sidebar width (300 px) and Excel's task pane width (350 px), in
+ * the light and dark themes, showing the "Reports" view (a placement current), the "Ask" view (the
+ * agent chat) and a Refresh all in progress ("1 of M refreshed" with Stop, the next placement
+ * Refreshing…, the rest Queued). When the pane has tabs named "Reports" and "Ask" they are clicked;
+ * without them, "Reports" is the pane at its top and "Ask" the pane scrolled to its agent chat
+ * section. For the refresh picture the run's second data load is held back until the picture is
+ * taken (then Stop is pressed), so the progress is caught at the same point on every machine; the
+ * sandbox is started afresh after each theme and width, so no picture shows an earlier run's
+ * "refreshed just now".
  *
  * The pictures show no port, address or date: the demo's times are relative ("refreshed 12 minutes
  * ago"), and the pane's text is checked for an address, a port or a date before each picture.
@@ -21,11 +26,14 @@ import { startPreview } from "../tooling/preview/server.js";
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const SCREENSHOTS_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
 
-export const VIEWS = ["reports", "ask"] as const;
+export const VIEWS = ["reports", "ask", "refresh"] as const;
 export const THEMES: readonly Theme[] = ["light", "dark"];
 export const WIDTHS = [300, 350] as const;
 
 export type View = (typeof VIEWS)[number];
+
+/** The data API's load, as the pane calls it (the sandbox: `<base>/data/<deployment>/cubejs-api/v1/load`). */
+const DATA_LOAD = "**/cubejs-api/v1/load";
 
 /** The file a picture goes to: `pane-ask-dark-300.png`. */
 export function screenshotName(view: View, theme: Theme, width: number): string {
@@ -71,6 +79,19 @@ async function scrollPaneToTop(page: Page) {
 
 async function showView(page: Page, view: View) {
   const pane = paneOf(page);
+  if (view === "refresh") {
+    await clickTabIfAny(pane, "Reports");
+    await pane.getByRole("button", { name: "Refresh all" }).click();
+    // The first placement refreshed, the second one's load held back (picture()), the rest queued.
+    await pane
+      .getByRole("status")
+      .filter({ hasText: /^1 of \d+ refreshed$/ })
+      .waitFor({ timeout: 60_000 });
+    await pane.getByText("Queued", { exact: true }).first().waitFor();
+    await page.mouse.move(0, 0);
+    await scrollPaneToTop(page);
+    return;
+  }
   if (view === "reports") {
     await clickTabIfAny(pane, "Reports");
     // A placement current: the "Selected cell" card names its report.
@@ -107,6 +128,18 @@ async function picture(browser: Browser, { pageUrl, ports, outDir, theme, width 
   await context.addInitScript(
     `localStorage.setItem(${JSON.stringify(THEME_KEY)}, ${JSON.stringify(theme)});`,
   );
+  // A Refresh all's second data load waits until the picture of the run in progress is taken.
+  let loads = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(DATA_LOAD, async (route) => {
+    loads++;
+    if (loads === 2) await held;
+    // Stop abandons the held load: the page no longer waits for it.
+    await route.continue().catch(() => {});
+  });
   const page = await context.newPage();
   const written: string[] = [];
   try {
@@ -125,8 +158,14 @@ async function picture(browser: Browser, { pageUrl, ports, outDir, theme, width 
       const path = join(outDir, screenshotName(view, theme, width));
       await page.screenshot({ path, clip: box, animations: "disabled", caret: "hide" });
       written.push(path);
+      if (view === "refresh") {
+        await pane.getByRole("button", { name: "Stop" }).click();
+        release();
+        await pane.getByRole("button", { name: "Refresh all" }).waitFor({ timeout: 60_000 });
+      }
     }
   } finally {
+    release();
     await context.close();
   }
   return written;
@@ -138,7 +177,7 @@ export interface ScreenshotOptions {
   log?: (line: string) => void;
 }
 
-/** Takes the eight pictures; returns the files written. */
+/** Takes the twelve pictures; returns the files written. */
 export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? SCREENSHOTS_DIR;
   await mkdir(outDir, { recursive: true });
@@ -150,13 +189,15 @@ export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<
       args: ["--headless", "--no-sandbox", "--disable-gpu"],
     });
     try {
-      const ports = [new URL(preview.url).port, new URL(preview.sandboxUrl).port];
       for (const theme of THEMES) {
         for (const width of WIDTHS) {
+          const ports = [new URL(preview.url).port, new URL(preview.sandboxUrl).port];
           for (const path of await picture(browser, { pageUrl: preview.url, ports, outDir, theme, width })) {
             written.push(path);
             options.log?.(`Wrote ${path}`);
           }
+          // The next pictures start from the demo data as it was, not after this Refresh all.
+          await preview.restartSandbox();
         }
       }
     } finally {

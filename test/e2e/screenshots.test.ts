@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots` (scripts/screenshots.ts): the eight pictures of the pane, each clipped to the
+ * `npm run screenshots` (scripts/screenshots.ts): the twelve pictures of the pane, each clipped to the
  * pane at its width, and none showing an address, a port or a date. Written to a temporary folder
  * here, so the committed docs/screenshots/ stay as they are.
  */
@@ -29,7 +29,7 @@ async function pngSize(path: string): Promise<{ width: number; height: number }>
 }
 
 describe("npm run screenshots", () => {
-  test("writes the Reports and Ask views, light and dark, at 300 and 350 px, clipped to the pane", async () => {
+  test("writes the Reports and Ask views and a Refresh all in progress, light and dark, at 300 and 350 px, clipped to the pane", async () => {
     const written = await takeScreenshots({ outDir });
     expect(written.map((p) => basename(p)).sort()).toEqual(
       [
@@ -41,6 +41,10 @@ describe("npm run screenshots", () => {
         "pane-reports-dark-350.png",
         "pane-reports-light-300.png",
         "pane-reports-light-350.png",
+        "pane-refresh-dark-300.png",
+        "pane-refresh-dark-350.png",
+        "pane-refresh-light-300.png",
+        "pane-refresh-light-350.png",
       ].sort(),
     );
     for (const path of written) {

@@ -67,10 +67,28 @@ export interface CellsWorkbook {
   type(sheetId: string, topLeft: string, values: unknown[][]): void;
   /** Request bytes of each sync that went through, in order. */
   readonly syncPayloads: number[];
+  /** Request bytes of each sync that went through and wrote cells (values, formats, bold, clear). */
+  readonly writeSyncs: number[];
   /** Syncs that failed, with their error codes. */
   readonly failedSyncs: string[];
   /** Lets `count` more syncs that write go through, then fails those that write (a write that fails half way). */
   failWritesAfter(count: number, code?: string): void;
+  /**
+   * One `Excel.run`'s request context, for a fuller Office.js stand-in (office-stand-in.ts) to build
+   * its own context on: `worksheet(idOrName)` is `context.workbook.worksheets.getItem`, and `sync`
+   * is `context.sync()` for the cells.
+   */
+  batch(): CellsBatch;
+}
+
+export interface CellsBatch {
+  worksheet(idOrName: string): object;
+  sync(): Promise<void>;
+}
+
+/** A text's size in UTF-8 bytes (the payload Excel measures); runs in Node and in a browser. */
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
 }
 
 export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
@@ -78,6 +96,7 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
   const formats = new Map<string, Map<string, string>>();
   const bolds = new Map<string, Set<string>>();
   const syncPayloads: number[] = [];
+  const writeSyncs: number[] = [];
   const failedSyncs: string[] = [];
   let failAfter: { remaining: number; code: string } | null = null;
 
@@ -166,57 +185,55 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
     return value as unknown[][];
   }
 
-  async function run<T>(batch: (context: unknown) => Promise<T>): Promise<T> {
+  function batch(): CellsBatch {
     let queue: Op[] = [];
-    const context = {
-      workbook: {
-        worksheets: {
-          getItem(idOrName: string) {
-            queue.push({ kind: "sheet", sheet: idOrName });
-            return {
-              getRange(address: string) {
-                const proxy: RangeProxy = { loaded: null };
-                const range = {
-                  set values(v: unknown[][]) {
-                    queue.push({ kind: "values", sheet: idOrName, address, value: checkShape(address, v) });
+    return {
+      worksheet(idOrName: string) {
+        queue.push({ kind: "sheet", sheet: idOrName });
+        return {
+          getRange(address: string) {
+            const proxy: RangeProxy = { loaded: null };
+            const range = {
+              set values(v: unknown[][]) {
+                queue.push({ kind: "values", sheet: idOrName, address, value: checkShape(address, v) });
+              },
+              get values(): unknown[][] {
+                if (!proxy.loaded) {
+                  throw officeError(
+                    "PropertyNotLoaded",
+                    "The property 'values' is not available. Before reading the property's value, call the load method on the containing object and call \"context.sync()\" on the associated request context.",
+                  );
+                }
+                return proxy.loaded;
+              },
+              set numberFormat(v: unknown[][]) {
+                queue.push({
+                  kind: "numberFormat",
+                  sheet: idOrName,
+                  address,
+                  value: checkShape(address, v),
+                });
+              },
+              format: {
+                font: {
+                  set bold(v: boolean) {
+                    queue.push({ kind: "bold", sheet: idOrName, address, value: v });
                   },
-                  get values(): unknown[][] {
-                    if (!proxy.loaded) {
-                      throw officeError(
-                        "PropertyNotLoaded",
-                        "The property 'values' is not available. Before reading the property's value, call the load method on the containing object and call \"context.sync()\" on the associated request context.",
-                      );
-                    }
-                    return proxy.loaded;
-                  },
-                  set numberFormat(v: unknown[][]) {
-                    queue.push({
-                      kind: "numberFormat",
-                      sheet: idOrName,
-                      address,
-                      value: checkShape(address, v),
-                    });
-                  },
-                  format: {
-                    font: {
-                      set bold(v: boolean) {
-                        queue.push({ kind: "bold", sheet: idOrName, address, value: v });
-                      },
-                    },
-                  },
-                  clear(applyTo: string = "All") {
-                    queue.push({ kind: "clear", sheet: idOrName, address, applyTo });
-                  },
-                  load(_props?: string) {
-                    queue.push({ kind: "load", sheet: idOrName, address, proxy });
-                    return range;
-                  },
-                };
+                },
+              },
+              clear(applyTo: string = "All") {
+                queue.push({ kind: "clear", sheet: idOrName, address, applyTo });
+              },
+              load(_props?: string) {
+                queue.push({ kind: "load", sheet: idOrName, address, proxy });
                 return range;
               },
+              /** Selecting changes no cell. */
+              select() {},
             };
+            return range;
           },
-        },
+        };
       },
       async sync() {
         const ops = queue;
@@ -224,7 +241,7 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
         const request = JSON.stringify(
           ops.map((op) => (op.kind === "load" ? { ...op, proxy: undefined } : op)),
         );
-        const bytes = Buffer.byteLength(request, "utf8");
+        const bytes = utf8Bytes(request);
         const writes = ops.some((op) => op.kind !== "load" && op.kind !== "sheet");
         if (failAfter && writes && failAfter.remaining-- <= 0) {
           failedSyncs.push(failAfter.code);
@@ -246,7 +263,7 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
         for (const op of ops) apply(op);
         const response = ops
           .filter((op): op is Extract<Op, { kind: "load" }> => op.kind === "load")
-          .reduce((n, op) => n + Buffer.byteLength(JSON.stringify(op.proxy.loaded), "utf8"), 0);
+          .reduce((n, op) => n + utf8Bytes(JSON.stringify(op.proxy.loaded)), 0);
         if (response > EXCEL_PAYLOAD_LIMIT_BYTES) {
           failedSyncs.push("ResponsePayloadSizeLimitExceeded");
           for (const op of ops) if (op.kind === "load") op.proxy.loaded = null;
@@ -256,9 +273,14 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
           );
         }
         syncPayloads.push(bytes);
+        if (writes) writeSyncs.push(bytes);
       },
     };
-    return batch(context);
+  }
+
+  async function run<T>(body: (context: unknown) => Promise<T>): Promise<T> {
+    const b = batch();
+    return body({ workbook: { worksheets: { getItem: b.worksheet } }, sync: b.sync });
   }
 
   return {
@@ -286,9 +308,11 @@ export function createCellsWorkbook(sheets: CellsSheet[]): CellsWorkbook {
       });
     },
     syncPayloads,
+    writeSyncs,
     failedSyncs,
     failWritesAfter(count, code = "GeneralException") {
       failAfter = { remaining: count, code };
     },
+    batch,
   };
 }

@@ -4,8 +4,16 @@
  * - `Office.actions.associate` only registers; Office runs the command (here: the test, through
  *   `__office.associated`), possibly before the page's other code has loaded;
  * - proxy objects answer only after `load` and `context.sync()`; every sync is counted;
- * - `OfficeRuntime.storage` is the per-user store of the shared runtime.
+ * - `OfficeRuntime.storage` is the per-user store of the shared runtime;
+ * - each `Excel.run` has a request context of its own.
+ *
+ * With `cells` (the script `excelCellsScript()` builds), the worksheets hold cells as
+ * excel-cells.ts does, with Excel's rules (writes applied by `sync`, the 5 MB request limit, the
+ * 5,000,000-cell read, `ItemNotFound`): the same code in Node and in the page. Its record is
+ * `window.__office.cells` (a CellsWorkbook: `value`, `type`, `writeSyncs`, `failWritesAfter`).
  */
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
 import { HOST_PROFILES, type HostProfileName } from "./host-profiles.js";
 
 export const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -38,11 +46,42 @@ export interface OfficeStandInOptions {
    * opened outside Office (learn.microsoft.com/office/dev/add-ins/develop/initialize-add-in).
    */
   host?: string | null;
+  /** The worksheets hold cells: the script `excelCellsScript()` resolves to. */
+  cells?: string;
 }
 
-export function officeStandIn(options: OfficeStandInOptions): string {
+let cellsScript: Promise<string> | null = null;
+
+/**
+ * test/support/excel-cells.ts bundled for the page (an IIFE defining `ExcelCells`), built once per
+ * test file: the stand-in's cells follow the very rules the Node tests' cells follow.
+ */
+export function excelCellsScript(): Promise<string> {
+  cellsScript ??= (async () => {
+    const result = await build({
+      configFile: false,
+      logLevel: "warn",
+      build: {
+        write: false,
+        minify: false,
+        lib: {
+          entry: fileURLToPath(new URL("./excel-cells.ts", import.meta.url)),
+          formats: ["iife"],
+          name: "ExcelCells",
+        },
+      },
+    });
+    const outputs = (Array.isArray(result) ? result : [result]) as { output?: { code?: string }[] }[];
+    const code = outputs.flatMap((o) => o.output ?? []).find((chunk) => chunk.code)?.code;
+    if (!code) throw new Error("excel-cells.ts did not build for the page.");
+    return code;
+  })();
+  return cellsScript;
+}
+
+export function officeStandIn({ cells, ...options }: OfficeStandInOptions): string {
   const sets = HOST_PROFILES[options.profile ?? "web"];
-  return `
+  return `${cells ?? ""}
 (() => {
   const options = ${JSON.stringify(options)};
   const sets = ${JSON.stringify(sets)};
@@ -65,13 +104,18 @@ export function officeStandIn(options: OfficeStandInOptions): string {
     (state.handlers[name] ??= []).push(h);
   } });
   const sheetNamed = (name) => options.sheets.find((s) => s.name === name);
-  const context = {
+  state.cells = typeof ExcelCells === "undefined" ? null : ExcelCells.createCellsWorkbook(options.sheets);
+  const makeContext = () => {
+  const batch = state.cells ? state.cells.batch() : null;
+  return {
     workbook: loaded({
       name: options.workbookName,
       worksheets: loaded({
         get items() { return options.sheets.map((s) => ({ ...s })); },
         getActiveWorksheet: () => loaded({ ...sheetNamed(state.active.sheet) }),
-        getItem: (name) => loaded({ ...sheetNamed(name), activate() {}, getRange: () => ({ select() {} }) }),
+        getItem: (name) => batch
+          ? loaded(Object.assign(batch.worksheet(name), { ...sheetNamed(name), activate() {} }))
+          : loaded({ ...sheetNamed(name), activate() {}, getRange: () => ({ select() {} }) }),
         onSelectionChanged: events("selection", "1.9"), onActivated: events("activated"),
         onAdded: events("added"), onDeleted: events("deleted"), onNameChanged: events("renamed", "1.17"),
       }),
@@ -81,9 +125,10 @@ export function officeStandIn(options: OfficeStandInOptions): string {
         add: (k, v) => { state.custom[k] = v; },
       } },
     }),
-    async sync() { state.syncs++; },
+    async sync() { state.syncs++; if (batch) await batch.sync(); },
   };
-  window.Excel = { run: async (batch) => batch(context) };
+  };
+  window.Excel = { run: async (batch) => batch(makeContext()) };
   window.OfficeRuntime = { storage: {
     async getItem(k) { return k in state.storage ? state.storage[k] : null; },
     async setItem(k, v) { state.storage[k] = v; },
