@@ -113,6 +113,10 @@ export function createPreviewHost(
     selectionSettled.trigger();
   });
 
+  // A hand edit (the grid's typing, Delete) changes cells the context does not show: the pane
+  // hears of it as of any change of the workbook. A refresh's own writes are not edits.
+  workbook.onCellsEdited(() => workbookListeners.notify());
+
   return {
     kind: "preview",
     label: "Preview",
