@@ -4,7 +4,7 @@
  * edit in progress. And which rows and columns the virtualised grid draws (`including`, `slots`).
  */
 import { defaultRangeExtractor, type Range } from "@tanstack/react-virtual";
-import type { CSSProperties } from "react";
+import { type CSSProperties, memo } from "react";
 import type { CellEditing } from "./useCellEdit.js";
 import { rangeText, type ShadedRange } from "./workbook.js";
 
@@ -42,7 +42,21 @@ export interface GridCellProps {
   edit: CellEditing | null;
 }
 
-export function GridCell({ col, row, address, value, shade, selected, active, edit }: GridCellProps) {
+/**
+ * Memoised: a move of the selection re-renders the grid, but only the cells whose selection, value
+ * or shading changed render again (the others keep equal props: a shade is the same object while the
+ * placements are unchanged).
+ */
+export const GridCell = memo(function GridCell({
+  col,
+  row,
+  address,
+  value,
+  shade,
+  selected,
+  active,
+  edit,
+}: GridCellProps) {
   const classes = ["wb-cell"];
   let style: CSSProperties | undefined;
   if (shade) {
@@ -92,4 +106,4 @@ export function GridCell({ col, row, address, value, shade, selected, active, ed
       )}
     </td>
   );
-}
+});

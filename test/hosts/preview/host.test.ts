@@ -374,6 +374,17 @@ describe("createPreviewHost", () => {
       workbook.editCell("C5", "x");
       expect(changes).toBe(2);
     });
+
+    it("readRange reads the cells as typed: numbers as numbers, text as text, empty as ''", async () => {
+      const { host, workbook } = setup();
+      workbook.selectRange({ sheetId: NOTES.id, sheetName: NOTES.name, range: "F30" });
+      workbook.editCell("F30", "1,234.5");
+      workbook.editCell("G30", "Lyon");
+      await expect(host.readRange({ sheetId: null, sheetName: "Notes", range: "F30:H30" })).resolves.toEqual([
+        [1234.5, "Lyon", ""],
+      ]);
+      await expect(host.readRange({ sheetId: null, sheetName: "Gone", range: "A1" })).rejects.toThrow(/Gone/);
+    });
   });
 
   describe("theme", () => {
