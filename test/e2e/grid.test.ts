@@ -234,7 +234,7 @@ describe("typing into a cell", () => {
     expect(await focusedCell(page)).toBe("C4");
   });
 
-  test("F2 and a double click edit from the cell's value; a click on another cell commits", async () => {
+  test("F2 and a double click edit from the cell's value; a click on another cell, or outside the grid, commits", async () => {
     const page = await open();
     await cell(page, "L5").click();
     await page.keyboard.type("1,500");
@@ -256,5 +256,11 @@ describe("typing into a cell", () => {
     await cell(page, "N9").click();
     await expect.poll(() => nameBox(page).inputValue()).toBe("N9");
     expect(await readRange(page, "Summary", "L5")).toEqual([[15091]]);
+
+    // Leaving the grid commits too, and the focus stays where it went.
+    await page.keyboard.type("abc");
+    await nameBox(page).click();
+    await expect.poll(() => readRange(page, "Summary", "N9")).toEqual([["abc"]]);
+    expect(await focusedCell(page)).toBe("Name box");
   });
 });

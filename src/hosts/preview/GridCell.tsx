@@ -100,8 +100,9 @@ export const GridCell = memo(function GridCell({
           aria-label={`Edit ${address}`}
           defaultValue={edit.edit.initial}
           onKeyDown={edit.onInputKeyDown}
-          // Leaving the cell any other way (the pane, the toolbar) commits, as in Excel.
-          onBlur={() => edit.end(true)}
+          // Leaving the cell any other way (the pane, the toolbar) commits, as in Excel, and the
+          // focus stays where it went.
+          onBlur={() => edit.end(true, undefined, true)}
         />
       )}
     </td>

@@ -31,8 +31,11 @@ export interface CellEditing {
   inputRef: RefObject<HTMLInputElement | null>;
   /** Starts an edit of the active cell. */
   start(mode: CellEdit["mode"], initial: string): void;
-  /** Ends the edit, if one is open: commits what was typed (or not), then moves the active cell. */
-  end(commit: boolean, move?: readonly [number, number]): void;
+  /**
+   * Ends the edit, if one is open: commits what was typed (or not), then moves the active cell. The
+   * focus goes back to the cell unless `stay` (the focus has gone elsewhere: the pane, the toolbar).
+   */
+  end(commit: boolean, move?: readonly [number, number], stay?: boolean): void;
   /** The input's keys: Enter, Tab, Escape, and the arrows in Enter mode. */
   onInputKeyDown(event: KeyboardEvent<HTMLInputElement>): void;
 }
@@ -87,13 +90,13 @@ export function useCellEdit(
   );
 
   const end = useCallback(
-    (commit: boolean, move?: readonly [number, number]) => {
+    (commit: boolean, move?: readonly [number, number], stay = false) => {
       const open = editRef.current;
       if (!open) return;
       const text = inputRef.current?.value ?? open.initial;
       editRef.current = null;
       setEdit(null);
-      focusCell(open.address);
+      if (!stay) focusCell(open.address);
       if (commit) workbook.editCell(open.address, text);
       if (move) workbook.moveBy(move[0], move[1]);
     },
