@@ -196,6 +196,13 @@ describe("the virtualised grid", () => {
     await placementItem(page, "Summary!B2:F8").getByText("Summary!B2:F8").click();
     await expect.poll(() => nameBox(page).inputValue()).toBe("B2:F8");
     await expect.poll(() => inView(page, "B2")).toBe(true);
+    // Scrolled away again, the same range selected again is brought back.
+    await scroller(page).evaluate((el) => {
+      el.scrollTop = 60 * 24;
+    });
+    await expect.poll(() => inView(page, "B2")).toBe(false);
+    await placementItem(page, "Summary!B2:F8").getByText("Summary!B2:F8").click();
+    await expect.poll(() => inView(page, "B2")).toBe(true);
   });
 });
 

@@ -55,6 +55,8 @@ export interface GridProps {
   shaded: readonly ShadedRange[];
   /** The rows and columns drawn (workbook.ts, `gridSize`). */
   size: SheetSize;
+  /** Counts the ranges the pane selected: each is scrolled into view. */
+  rangeSelections: number;
   workbook: PreviewWorkbook;
   onCellMenu: (cell: CellRef, x: number, y: number, from: HTMLElement) => void;
 }
@@ -66,6 +68,7 @@ export function Grid({
   values,
   shaded,
   size,
+  rangeSelections,
   workbook,
   onCellMenu,
 }: GridProps) {
@@ -110,13 +113,13 @@ export function Grid({
     [rows, columns],
   );
 
-  // The active cell is kept in view, however it moved: a click, a key, or the pane selecting a
-  // placement's range (Locate, a list item) through the host, or another sheet's tab.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the sheet's id is a trigger, not an input
+  // The active cell is kept in view, however it moved: a click, a key, another sheet's tab, or the
+  // pane selecting a placement's range (Locate, a list item) through the host, also again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the sheet's id and the count of ranges selected are triggers, not inputs
   useEffect(() => {
     const cell = parseCell(activeCell);
     if (cell) scrollToCell(cell);
-  }, [activeCell, sheet.id, scrollToCell]);
+  }, [activeCell, sheet.id, rangeSelections, scrollToCell]);
 
   const focusCell = useCallback(
     (address: string) => cellElement(address)?.focus({ preventScroll: true }),

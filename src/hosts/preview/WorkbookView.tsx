@@ -146,6 +146,7 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
           values={snapshot.values.get(sheet.id)}
           shaded={shaded}
           size={gridSize(workbook.usedSize(sheet.id), shaded, snapshot.selection)}
+          rangeSelections={snapshot.rangeSelections}
           workbook={workbook}
           onCellMenu={onCellMenu}
         />

@@ -4,7 +4,7 @@
  */
 
 import { MAX_GRID_COLUMNS, MAX_GRID_ROWS } from "../../core/limits.js";
-import type { CellRange } from "../../core/location.js";
+import { type CellRange, columnLetters, formatCell } from "../../core/location.js";
 import { placementRange, placementsOf } from "../../core/placements.js";
 import type { Report } from "../../core/schema.js";
 import { GRID_COLUMNS, GRID_ROWS, type PreviewSheet, sheetOfPlacement } from "./sheet-of-placement.js";
@@ -89,3 +89,15 @@ export function rangesOnRow(ranges: readonly ShadedRange[], row: number): Shaded
 export function shadeOf(rowRanges: readonly ShadedRange[], col: number): ShadedRange | undefined {
   return rowRanges.find((r) => col >= r.range.left && col <= r.range.right);
 }
+
+/** A range in A1 form: "B2:F8", or "B2" for one cell. */
+export function rangeText(range: CellRange): string {
+  const start = formatCell({ col: range.left, row: range.top });
+  const end = formatCell({ col: range.right, row: range.bottom });
+  return start === end ? start : `${start}:${end}`;
+}
+
+/** "A".."N": the grid's column letters. */
+export const COLUMN_NAMES: readonly string[] = Array.from({ length: GRID_COLUMNS }, (_, i) =>
+  columnLetters(i + 1),
+);

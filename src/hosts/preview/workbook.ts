@@ -11,7 +11,6 @@ import { MAX_GRID_COLUMNS, MAX_GRID_ROWS } from "../../core/limits.js";
 import {
   type CellRange,
   type CellRef,
-  columnLetters,
   formatCell,
   parseCell,
   parseLocation,
@@ -25,9 +24,11 @@ import type { SheetSize } from "./sheet-layout.js";
 import { GRID_COLUMNS, GRID_ROWS, type PreviewSheet } from "./sheet-of-placement.js";
 
 export {
+  COLUMN_NAMES,
   GRID_MARGIN,
   gridSize,
   rangesOnRow,
+  rangeText,
   type ShadedRange,
   type SheetSize,
   shadedRanges,
@@ -61,6 +62,11 @@ export interface PreviewSnapshot {
   readonly values: ReadonlyMap<string, ReadonlyMap<string, string>>;
   readonly status: StatusMessage | null;
   readonly theme: "light" | "dark";
+  /**
+   * How many ranges were selected for the pane (`selectRange`: a list item, Locate): the grid
+   * scrolls the range into view each time, also when it was already the selection.
+   */
+  readonly rangeSelections: number;
 }
 
 /**
@@ -151,6 +157,7 @@ export class PreviewWorkbook {
       values: valuesWrittenBy(written, definition.id, sheets),
       status: null,
       theme: "light",
+      rangeSelections: 0,
     };
     for (const [sheetId, cells] of this.#snapshot.values) {
       for (const address of cells.keys()) this.#use(sheetId, parseCell(address));
@@ -202,12 +209,13 @@ export class PreviewWorkbook {
     return this.#selections.get(sheetId) ?? { active: A1, end: A1 };
   }
 
-  #applySelection(sheetId: string, selection: SheetSelection) {
+  #applySelection(sheetId: string, selection: SheetSelection, patch: Partial<PreviewSnapshot> = {}) {
     this.#selections.set(sheetId, selection);
     this.#update({
       activeSheetId: sheetId,
       activeCell: formatCell(selection.active),
       selection: spanning(selection.active, selection.end),
+      ...patch,
     });
   }
 
@@ -249,7 +257,11 @@ export class PreviewWorkbook {
     if (!loc || !start) throw new Error(`"${target.range}" is not a cell range.`);
     const end = (loc.end && parseCell(loc.end)) || start;
     // The active cell is the range's first cell; the whole range stays highlighted.
-    this.#applySelection(sheet.id, { active: clamp(start), end: clamp(end) });
+    this.#applySelection(
+      sheet.id,
+      { active: clamp(start), end: clamp(end) },
+      { rangeSelections: this.#snapshot.rangeSelections + 1 },
+    );
   }
 
   /** Renames a sheet, keeping its id. Returns what is wrong with the name, or null when renamed. */
@@ -428,15 +440,3 @@ export class PreviewWorkbook {
     if (theme !== this.#snapshot.theme) this.#update({ theme });
   }
 }
-
-/** A range in A1 form: "B2:F8", or "B2" for one cell. */
-export function rangeText(range: CellRange): string {
-  const start = formatCell({ col: range.left, row: range.top });
-  const end = formatCell({ col: range.right, row: range.bottom });
-  return start === end ? start : `${start}:${end}`;
-}
-
-/** "A".."N": the grid's column letters. */
-export const COLUMN_NAMES: readonly string[] = Array.from({ length: GRID_COLUMNS }, (_, i) =>
-  columnLetters(i + 1),
-);

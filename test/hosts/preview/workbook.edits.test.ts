@@ -167,3 +167,18 @@ describe("the grid's size", () => {
     expect(wb.getSnapshot().activeCell).toBe(`A${MAX_GRID_ROWS}`);
   });
 });
+
+describe("rangeSelections", () => {
+  it("counts each range selected for the pane, also the same one again, in one change each; a click does not", () => {
+    const wb = demoWorkbook();
+    let changes = 0;
+    wb.subscribe(() => changes++);
+    const target = { sheetId: SUMMARY.id, sheetName: SUMMARY.name, range: "B2:F8" };
+    wb.selectRange(target);
+    wb.selectRange(target);
+    expect(wb.getSnapshot().rangeSelections).toBe(2);
+    expect(changes).toBe(2);
+    wb.selectCell({ col: 3, row: 3 });
+    expect(wb.getSnapshot().rangeSelections).toBe(2);
+  });
+});
