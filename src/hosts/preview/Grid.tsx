@@ -1,30 +1,51 @@
 /**
  * The sheet's grid: the ARIA grid pattern on a table, one Tab stop (the active cell), selection by
- * click, Shift-click, drag and Shift-Arrow as in Excel, placed ranges shaded, and the cell menu.
+ * click, Shift-click, drag and Shift-Arrow as in Excel, placed ranges shaded, the cell menu, and
+ * typing into a cell (Enter or Tab commits, Escape cancels).
+ *
+ * Virtualised (@tanstack/react-virtual), so a sheet of 50,000 rows scrolls as one of 40: only the
+ * rows and columns in view, a few either side, and always the active cell's row and column (it
+ * holds the focus) are in the DOM; spacer rows and cells give the table its whole size, so the
+ * scrollbars, the sticky headers and the selection outline behave as over a full table. The grid
+ * says its whole size with aria-rowcount and aria-colcount, and each row and cell its place with
+ * aria-rowindex and aria-colindex (WAI-ARIA APG, "Data Grid").
  */
+import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type KeyboardEvent as ReactKeyboardEvent,
   type MouseEvent as ReactMouseEvent,
+  type ReactNode,
+  useCallback,
   useEffect,
-  useMemo,
   useRef,
   useState,
 } from "react";
-import { type CellRange, type CellRef, formatCell, parseCell, rangeContains } from "../../core/location.js";
 import {
-  COLUMN_NAMES,
-  GRID_ROWS,
+  type CellRange,
+  type CellRef,
+  columnLetters,
+  formatCell,
+  parseCell,
+  rangeContains,
+} from "../../core/location.js";
+import { GridCell, including, slots } from "./GridCell.js";
+import { useCellEdit } from "./useCellEdit.js";
+import {
   type PreviewSheet,
   type PreviewWorkbook,
-  rangeText,
+  rangesOnRow,
   type ShadedRange,
-  shadingByCell,
+  type SheetSize,
+  shadeOf,
 } from "./workbook.js";
 
-/** Cell geometry in px (kept in step with preview.css). */
+/** Cell geometry in px (kept in step with workbook-grid.css). */
 const COLUMN_WIDTH = 76;
 const ROW_HEIGHT = 24;
 const ROW_HEADER_WIDTH = 44;
+/** Rows and columns drawn beyond those in view, either side. */
+const OVERSCAN_ROWS = 10;
+const OVERSCAN_COLUMNS = 3;
 
 export interface GridProps {
   sheet: PreviewSheet;
@@ -32,36 +53,109 @@ export interface GridProps {
   selection: CellRange;
   values: ReadonlyMap<string, string> | undefined;
   shaded: readonly ShadedRange[];
+  /** The rows and columns drawn (workbook.ts, `gridSize`). */
+  size: SheetSize;
+  /** Counts the ranges the pane selected: each is scrolled into view. */
+  rangeSelections: number;
   workbook: PreviewWorkbook;
   onCellMenu: (cell: CellRef, x: number, y: number, from: HTMLElement) => void;
 }
 
-export function Grid({ sheet, activeCell, selection, values, shaded, workbook, onCellMenu }: GridProps) {
+export function Grid({
+  sheet,
+  activeCell,
+  selection,
+  values,
+  shaded,
+  size,
+  rangeSelections,
+  workbook,
+  onCellMenu,
+}: GridProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
   const gridRef = useRef<HTMLTableElement>(null);
-  const shadeOf = useMemo(() => shadingByCell(shaded), [shaded]);
   const [focusWithin, setFocusWithin] = useState(false);
 
-  // Focus follows the active cell while the grid has focus (roving tabindex).
+  const active = parseCell(activeCell) ?? { col: 1, row: 1 };
+
+  const rows = useVirtualizer({
+    count: size.rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    // The column headers' row sits above the first row, and stays over the rows scrolled under it.
+    paddingStart: ROW_HEIGHT,
+    scrollPaddingStart: ROW_HEIGHT,
+    overscan: OVERSCAN_ROWS,
+    rangeExtractor: (range) => including(range, active.row - 1),
+  });
+  const columns = useVirtualizer({
+    horizontal: true,
+    count: size.columns,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => COLUMN_WIDTH,
+    paddingStart: ROW_HEADER_WIDTH,
+    scrollPaddingStart: ROW_HEADER_WIDTH,
+    overscan: OVERSCAN_COLUMNS,
+    rangeExtractor: (range) => including(range, active.col - 1),
+  });
+
+  const cellElement = useCallback(
+    (address: string) => gridRef.current?.querySelector<HTMLElement>(`[data-cell="${address}"]`) ?? null,
+    [],
+  );
+
+  /** Scrolls the grid the least that shows the cell whole, clear of the sticky headers. */
+  const scrollToCell = useCallback(
+    (cell: CellRef) => {
+      rows.scrollToIndex(cell.row - 1, { align: "auto" });
+      columns.scrollToIndex(cell.col - 1, { align: "auto" });
+    },
+    [rows, columns],
+  );
+
+  // The active cell is kept in view, however it moved: a click, a key, another sheet's tab, or the
+  // pane selecting a placement's range (Locate, a list item) through the host, also again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the sheet's id and the count of ranges selected are triggers, not inputs
   useEffect(() => {
-    if (!focusWithin) return;
-    const cell = gridRef.current?.querySelector<HTMLElement>(`[data-cell="${activeCell}"]`);
-    if (cell && document.activeElement !== cell) cell.focus({ preventScroll: false });
-  }, [activeCell, focusWithin]);
+    const cell = parseCell(activeCell);
+    if (cell) scrollToCell(cell);
+  }, [activeCell, sheet.id, rangeSelections, scrollToCell]);
+
+  const focusCell = useCallback(
+    (address: string) => cellElement(address)?.focus({ preventScroll: true }),
+    [cellElement],
+  );
+  const reveal = useCallback(
+    (address: string) => {
+      const cell = parseCell(address);
+      if (cell) scrollToCell(cell);
+    },
+    [scrollToCell],
+  );
+  const editing = useCellEdit(workbook, activeCell, sheet.id, focusCell, reveal);
+  const { edit } = editing;
+  const editOpen = edit !== null;
+
+  // Focus follows the active cell while the grid has focus (roving tabindex). The active cell's row
+  // and column are always drawn, so it is in the DOM wherever the grid is scrolled.
+  useEffect(() => {
+    if (!focusWithin || editOpen) return;
+    const cell = cellElement(activeCell);
+    if (cell && document.activeElement !== cell) cell.focus({ preventScroll: true });
+  }, [activeCell, focusWithin, cellElement, editOpen]);
 
   // Shift-Arrow moves the range's far end, not the focus: keep that end in view, as Excel does.
   useEffect(() => {
     if (!focusWithin) return;
-    const active = parseCell(activeCell);
-    if (!active) return;
-    const end = formatCell({
-      col: active.col === selection.left ? selection.right : selection.left,
-      row: active.row === selection.top ? selection.bottom : selection.top,
-    });
-    if (end === activeCell) return;
-    gridRef.current
-      ?.querySelector<HTMLElement>(`[data-cell="${end}"]`)
-      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [selection, activeCell, focusWithin]);
+    const start = parseCell(activeCell);
+    if (!start) return;
+    const end = {
+      col: start.col === selection.left ? selection.right : selection.left,
+      row: start.row === selection.top ? selection.bottom : selection.top,
+    };
+    if (end.col === start.col && end.row === start.row) return;
+    scrollToCell(end);
+  }, [selection, activeCell, focusWithin, scrollToCell]);
 
   const onKeyDown = (event: ReactKeyboardEvent) => {
     const moves: Record<string, [number, number]> = {
@@ -83,6 +177,22 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
       const box = target.getBoundingClientRect();
       const [col, row] = [target.dataset.col, target.dataset.row].map(Number);
       if (col && row) onCellMenu({ col, row }, box.left + box.width / 2, box.bottom, target);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "F2") {
+      event.preventDefault();
+      editing.start("edit", workbook.cellEditText(workbook.getSnapshot().activeCell));
+    } else if (event.key === "Delete") {
+      event.preventDefault();
+      workbook.clearSelection();
+    } else if (event.key === "Backspace") {
+      event.preventDefault();
+      editing.start("enter", "");
+    } else if (event.key.length === 1) {
+      // A character typed on a cell starts an edit that replaces it, as in Excel.
+      event.preventDefault();
+      editing.start("enter", event.key);
     }
   };
 
@@ -95,8 +205,7 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
 
   /** Focus goes to the active cell, wherever the pointer is: the grid's one Tab stop. */
   const focusActive = (): HTMLElement | null => {
-    const active = workbook.getSnapshot().activeCell;
-    const element = gridRef.current?.querySelector<HTMLElement>(`[data-cell="${active}"]`) ?? null;
+    const element = cellElement(workbook.getSnapshot().activeCell);
     element?.focus({ preventScroll: true });
     return element;
   };
@@ -111,9 +220,15 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
     return () => document.removeEventListener("mouseup", up);
   }, []);
 
+  const isEditorEvent = (event: ReactMouseEvent) => (event.target as HTMLElement).tagName === "INPUT";
+
   const onMouseDown = (event: ReactMouseEvent) => {
+    // A click in the cell being edited places the caret.
+    if (isEditorEvent(event)) return;
     const hit = cellAt(event);
     if (!hit) return;
+    // A click elsewhere commits the edit first, as in Excel.
+    editing.end(true);
     // The browser would focus the cell under the pointer; the active cell takes focus instead.
     event.preventDefault();
     if (event.button === 0) {
@@ -121,6 +236,11 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
       dragging.current = true;
     }
     focusActive();
+  };
+
+  const onDoubleClick = (event: ReactMouseEvent) => {
+    if (isEditorEvent(event) || !cellAt(event)) return;
+    editing.start("edit", workbook.cellEditText(workbook.getSnapshot().activeCell));
   };
 
   const onMouseOver = (event: ReactMouseEvent) => {
@@ -134,88 +254,116 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
   };
 
   const onContextMenu = (event: ReactMouseEvent) => {
+    if (isEditorEvent(event)) return;
     const hit = cellAt(event);
     if (!hit) return;
     event.preventDefault();
+    editing.end(true);
     // Like Excel: right-clicking inside the selection keeps it (the menu acts on the active cell);
     // outside it, the clicked cell is selected first.
     if (!rangeContains(selection, hit.cell)) workbook.selectCell(hit.cell);
-    const active = focusActive() ?? hit.element;
+    const activeElement = focusActive() ?? hit.element;
     onCellMenu(
       parseCell(workbook.getSnapshot().activeCell) ?? hit.cell,
       event.clientX,
       event.clientY,
-      active,
+      activeElement,
     );
   };
 
-  const headerCells = [
-    <th key="corner" scope="col" className="wb-corner">
+  const columnSlots = slots(
+    columns.getVirtualItems().map((c) => c.index),
+    size.columns,
+  );
+  const rowSlots = slots(
+    rows.getVirtualItems().map((r) => r.index),
+    size.rows,
+  );
+  // A spacer: no cell of the grid, only the width of the columns it stands for.
+  const columnGap = (gap: number, key: string) => (
+    <td key={key} aria-hidden="true" className="wb-gap" style={{ width: gap * COLUMN_WIDTH }} />
+  );
+
+  const headerCells: ReactNode[] = [
+    <th key="corner" scope="col" className="wb-corner" aria-colindex={1}>
       <span className="wb-visually-hidden">Row</span>
     </th>,
   ];
-  for (const [i, name] of COLUMN_NAMES.entries()) {
-    const inSelection = i + 1 >= selection.left && i + 1 <= selection.right;
+  for (const slot of columnSlots) {
+    if ("gap" in slot) {
+      headerCells.push(columnGap(slot.gap, slot.key));
+      continue;
+    }
+    const col = slot.index + 1;
+    const inSelection = col >= selection.left && col <= selection.right;
     headerCells.push(
-      <th key={name} scope="col" className={inSelection ? "wb-colhead wb-head-on" : "wb-colhead"}>
-        {name}
+      <th
+        key={col}
+        scope="col"
+        aria-colindex={col + 1}
+        className={inSelection ? "wb-colhead wb-head-on" : "wb-colhead"}
+      >
+        {columnLetters(col)}
       </th>,
     );
   }
 
-  const rows = [];
-  for (let row = 1; row <= GRID_ROWS; row++) {
-    const cells = [];
+  const body: ReactNode[] = [];
+  for (const slot of rowSlots) {
+    if ("gap" in slot) {
+      body.push(
+        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row, never focused: no cell of the grid, only the height of the rows it stands for
+        <tr
+          key={slot.key}
+          aria-hidden="true"
+          className="wb-gap-row"
+          style={{ height: slot.gap * ROW_HEIGHT }}
+        >
+          <td colSpan={columnSlots.length + 1} />
+        </tr>,
+      );
+      continue;
+    }
+    const row = slot.index + 1;
+    const onRow = rangesOnRow(shaded, row);
     const rowSelected = row >= selection.top && row <= selection.bottom;
-    cells.push(
-      <th key="h" scope="row" className={rowSelected ? "wb-rowhead wb-head-on" : "wb-rowhead"}>
+    const cells: ReactNode[] = [
+      <th
+        key="h"
+        scope="row"
+        aria-colindex={1}
+        className={rowSelected ? "wb-rowhead wb-head-on" : "wb-rowhead"}
+      >
         {row}
       </th>,
-    );
-    for (let col = 1; col <= COLUMN_NAMES.length; col++) {
-      const address = formatCell({ col, row });
-      const shade = shadeOf.get(address);
-      const selected = rangeContains(selection, { col, row });
-      const active = address === activeCell;
-      const classes = ["wb-cell"];
-      let style: React.CSSProperties | undefined;
-      if (shade) {
-        classes.push(shade.staleSheetId ? "wb-placed wb-placed-stale" : "wb-placed");
-        const edges: string[] = [];
-        const line = "var(--wb-placed-border)";
-        if (row === shade.range.top) edges.push(`inset 0 2px 0 ${line}`);
-        if (row === shade.range.bottom) edges.push(`inset 0 -2px 0 ${line}`);
-        if (col === shade.range.left) edges.push(`inset 2px 0 0 ${line}`);
-        if (col === shade.range.right) edges.push(`inset -2px 0 0 ${line}`);
-        if (edges.length) style = { boxShadow: edges.join(", ") };
+    ];
+    for (const columnSlot of columnSlots) {
+      if ("gap" in columnSlot) {
+        cells.push(columnGap(columnSlot.gap, columnSlot.key));
+        continue;
       }
-      if (selected && !active) classes.push("wb-selected");
-      if (active) classes.push("wb-active");
-      const value = values?.get(address);
-      if (value && shade && row === shade.range.top) classes.push("wb-header-value");
-      else if (value && /^[\d,.]+$/.test(value)) classes.push("wb-number");
+      const col = columnSlot.index + 1;
+      const address = formatCell({ col, row });
+      const isActive = address === activeCell;
       cells.push(
-        <td
+        <GridCell
           key={address}
-          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the cells of the grid pattern (see the table below)
-          role="gridcell"
-          aria-label={address}
-          aria-selected={selected}
-          tabIndex={active ? 0 : -1}
-          data-cell={address}
-          data-col={col}
-          data-row={row}
-          className={classes.join(" ")}
-          style={style}
-          title={shade ? `${shade.reportName} (${rangeText(shade.range)})` : undefined}
-          // The cell's name is its address and its value is read as its description; the value
-          // is drawn by CSS (`data-value`) so that the visible text does not contradict the name.
-          aria-description={value || undefined}
-          data-value={value || undefined}
+          col={col}
+          row={row}
+          address={address}
+          value={values?.get(address)}
+          shade={onRow.length > 0 ? shadeOf(onRow, col) : undefined}
+          selected={rangeContains(selection, { col, row })}
+          active={isActive}
+          edit={isActive && edit?.address === address ? editing : null}
         />,
       );
     }
-    rows.push(<tr key={row}>{cells}</tr>);
+    body.push(
+      <tr key={row} aria-rowindex={row + 1}>
+        {cells}
+      </tr>,
+    );
   }
 
   const outline = {
@@ -226,16 +374,21 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
   };
 
   return (
-    <div className="wb-grid-scroll">
+    <div className="wb-grid-scroll" ref={scrollRef}>
       <div className="wb-grid-wrap">
         <table
           ref={gridRef}
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a spreadsheet is the ARIA grid pattern, and a table is its markup (WAI-ARIA APG, "Data Grid")
           role="grid"
           aria-label={`${sheet.name} cells`}
+          // The whole sheet, header row and column included, though only part of it is drawn.
+          aria-rowcount={size.rows + 1}
+          aria-colcount={size.columns + 1}
           className="wb-grid"
+          style={{ width: ROW_HEADER_WIDTH + size.columns * COLUMN_WIDTH }}
           onMouseDown={onMouseDown}
           onMouseOver={onMouseOver}
+          onDoubleClick={onDoubleClick}
           onContextMenu={onContextMenu}
           onKeyDown={onKeyDown}
           onFocus={() => setFocusWithin(true)}
@@ -244,9 +397,9 @@ export function Grid({ sheet, activeCell, selection, values, shaded, workbook, o
           }}
         >
           <thead>
-            <tr>{headerCells}</tr>
+            <tr aria-rowindex={1}>{headerCells}</tr>
           </thead>
-          <tbody>{rows}</tbody>
+          <tbody>{body}</tbody>
         </table>
         <div className="wb-selection-outline" style={outline} aria-hidden="true" />
       </div>

@@ -10,7 +10,7 @@ import { ContextMenu, type OpenMenu } from "./ContextMenu.js";
 import { Grid } from "./Grid.js";
 import type { PreviewHost } from "./host.js";
 import { SheetTabs } from "./SheetTabs.js";
-import { type PreviewSheet, type PreviewWorkbook, rangeText, shadedRanges } from "./workbook.js";
+import { gridSize, type PreviewSheet, type PreviewWorkbook, rangeText, shadedRanges } from "./workbook.js";
 
 export interface WorkbookViewProps {
   workbook: PreviewWorkbook;
@@ -145,6 +145,8 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
           selection={snapshot.selection}
           values={snapshot.values.get(sheet.id)}
           shaded={shaded}
+          size={gridSize(workbook.usedSize(sheet.id), shaded, snapshot.selection)}
+          rangeSelections={snapshot.rangeSelections}
           workbook={workbook}
           onCellMenu={onCellMenu}
         />

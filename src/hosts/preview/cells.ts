@@ -98,3 +98,50 @@ export function readBack(
   }
   return out;
 }
+
+/**
+ * What a cell holds once the user types `text` into it and commits, as Excel reads typed input: a
+ * number when the text is one (sign, digits grouped by commas or not, a decimal point, an exponent:
+ * "1,234.5", "-3", "2e3"), empty when nothing is left, otherwise the text as typed. A leading
+ * apostrophe keeps the rest as text ("'007"), as in Excel. Other kinds Excel guesses (dates,
+ * percentages, TRUE/FALSE) stay text here.
+ */
+export function typedValue(text: string): number | string | null {
+  if (text.startsWith("'")) return text.length > 1 ? text.slice(1) : null;
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  if (/^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed) && /\d/.test(trimmed)) {
+    const number = Number(trimmed.replaceAll(",", ""));
+    if (Number.isFinite(number)) return number;
+  }
+  return text;
+}
+
+/**
+ * The text an edit of a cell starts from (F2, double click): a number shown as a number is edited
+ * as typed, not grouped ("1234.5" for "1,234.5"); a date, text or anything else as it is shown.
+ */
+export function editText(written: unknown, shown: string | undefined): string {
+  if (typeof written === "number" && shown === displayValue(written, undefined)) return String(written);
+  return shown ?? "";
+}
+
+/**
+ * Applies a hand edit of one cell to a sheet's shown text and written values (both changed in
+ * place): the typed value (`typedValue`), or the cell emptied.
+ */
+export function applyEdit(
+  shown: Map<string, string>,
+  written: Map<string, unknown>,
+  address: string,
+  text: string,
+): void {
+  const value = typedValue(text);
+  if (value === null) {
+    shown.delete(address);
+    written.delete(address);
+    return;
+  }
+  shown.set(address, displayValue(value, undefined));
+  written.set(address, value);
+}

@@ -11,6 +11,7 @@ import type {
   ActiveContext,
   HostCommand,
   PlatformGateway,
+  RangeTarget,
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../host.js";
@@ -44,6 +45,12 @@ export interface PreviewHost extends SpreadsheetHost {
    * with what the pane reports back.
    */
   disconnectHere(): Promise<CommandOutcome>;
+  /**
+   * The cells of a range as they are now, read as a refresh reads them back (cells.ts, `readBack`):
+   * what was written or typed (numbers as numbers, text as text), "" for an empty cell. The sheet by
+   * id, else by name; rejects when neither is in this workbook.
+   */
+  readRange(target: RangeTarget): Promise<unknown[][]>;
 }
 
 /** A selection that stays put this long is reported once, with the latest context. */
@@ -117,6 +124,10 @@ export function createPreviewHost(
     }
     selectionSettled.trigger();
   });
+
+  // A hand edit (the grid's typing, Delete) changes cells the context does not show: the pane
+  // hears of it as of any change of the workbook. A refresh's own writes are not edits.
+  workbook.onCellsEdited(() => workbookListeners.notify());
 
   return {
     kind: "preview",
@@ -220,6 +231,10 @@ export function createPreviewHost(
         };
         commandListeners.notify(command);
       });
+    },
+
+    async readRange(target) {
+      return workbook.readCells(target.sheetId, target.sheetName, target.range);
     },
 
     theme() {

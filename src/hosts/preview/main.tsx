@@ -15,6 +15,7 @@ import {
   createLocalStorageSecretStore,
   loadDirectGatewayCode,
 } from "../direct-gateway.js";
+import type { RangeTarget } from "../host.js";
 import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
 import { createPreviewHost } from "./host.js";
 import { paneWidthFrom } from "./query.js";
@@ -106,6 +107,9 @@ async function start() {
   };
   workbook.subscribe(syncTheme);
   syncTheme();
+
+  // The browser tests read the cells back as the host does (values only: no settings, no keys).
+  Object.assign(window, { previewReadRange: (target: RangeTarget) => host.readRange(target) });
 
   createRoot(workbookElement).render(
     <StrictMode>

@@ -5,7 +5,11 @@
 import { placementSheetName } from "../../core/placements.js";
 import type { ReportPlacement } from "../../core/schema.js";
 
-/** The grid the preview draws: columns A..N, rows 1..40 (every demo placement fits). */
+/**
+ * The fewest columns and rows the preview's grid draws: A..N, 1..40 (every demo placement fits). A
+ * sheet grows past them to hold what is written on it, placed on it or selected (workbook.ts,
+ * `gridSize`), up to a worksheet's size.
+ */
 export const GRID_COLUMNS = 14;
 export const GRID_ROWS = 40;
 

@@ -7,21 +7,33 @@
  * same name gives a new id: that is what disconnect rules 5-7 are about.
  */
 
+import { MAX_GRID_COLUMNS, MAX_GRID_ROWS } from "../../core/limits.js";
 import {
   type CellRange,
   type CellRef,
-  columnLetters,
   formatCell,
   parseCell,
   parseLocation,
+  rangeContains,
 } from "../../core/location.js";
-import { placementRange, placementsOf } from "../../core/placements.js";
 import type { Report } from "../../core/schema.js";
 import type { RangeTarget } from "../host.js";
-import { applyBlock, type PreviewCellBlock, readBack } from "./cells.js";
+import { applyBlock, applyEdit, editText, type PreviewCellBlock, readBack } from "./cells.js";
 import { valuesWrittenBy } from "./demo-values.js";
-import { GRID_COLUMNS, GRID_ROWS, type PreviewSheet, sheetOfPlacement } from "./sheet-of-placement.js";
+import type { SheetSize } from "./sheet-layout.js";
+import { GRID_COLUMNS, GRID_ROWS, type PreviewSheet } from "./sheet-of-placement.js";
 
+export {
+  COLUMN_NAMES,
+  GRID_MARGIN,
+  gridSize,
+  rangesOnRow,
+  rangeText,
+  type ShadedRange,
+  type SheetSize,
+  shadedRanges,
+  shadeOf,
+} from "./sheet-layout.js";
 export { GRID_COLUMNS, GRID_ROWS, type PreviewSheet };
 
 export interface StatusMessage {
@@ -50,15 +62,11 @@ export interface PreviewSnapshot {
   readonly values: ReadonlyMap<string, ReadonlyMap<string, string>>;
   readonly status: StatusMessage | null;
   readonly theme: "light" | "dark";
-}
-
-/** A placement drawn on a sheet. */
-export interface ShadedRange {
-  key: string;
-  reportName: string;
-  range: CellRange;
-  /** The placement stores a sheet id this workbook no longer has (a tab recreated since). */
-  staleSheetId: boolean;
+  /**
+   * How many ranges were selected for the pane (`selectRange`: a list item, Locate): the grid
+   * scrolls the range into view each time, also when it was already the selection.
+   */
+  readonly rangeSelections: number;
 }
 
 /**
@@ -85,10 +93,11 @@ function spanning(a: CellRef, b: CellRef): CellRange {
   };
 }
 
+/** Within a worksheet: 1,048,576 rows and 16,384 columns, as in Excel. */
 function clamp(cell: CellRef): CellRef {
   return {
-    col: Math.min(Math.max(cell.col, 1), GRID_COLUMNS),
-    row: Math.min(Math.max(cell.row, 1), GRID_ROWS),
+    col: Math.min(Math.max(cell.col, 1), MAX_GRID_COLUMNS),
+    row: Math.min(Math.max(cell.row, 1), MAX_GRID_ROWS),
   };
 }
 
@@ -113,55 +122,6 @@ function newSheetId(): string {
   return `{${globalThis.crypto.randomUUID().toUpperCase()}}`;
 }
 
-/**
- * The placements of `snapshot.reports` in this workbook drawn on `sheetId`, in list order. It reads
- * only the reports, the sheets and the workbook id, so a caller can keep the result while only the
- * selection moves.
- */
-export function shadedRanges(
-  snapshot: Pick<PreviewSnapshot, "workbookId" | "reports" | "sheets">,
-  sheetId: string,
-): ShadedRange[] {
-  const out: ShadedRange[] = [];
-  for (const report of snapshot.reports) {
-    placementsOf(report).forEach((p, i) => {
-      if (p.workbookId !== snapshot.workbookId) return;
-      const on = sheetOfPlacement(p, snapshot.sheets);
-      const range = placementRange(p);
-      if (!on || on.sheet.id !== sheetId || !range) return;
-      out.push({
-        key: `${report.id}:${p.id ?? i}:${p.resultLocation}`,
-        reportName: report.name,
-        range,
-        staleSheetId: on.staleSheetId,
-      });
-    });
-  }
-  return out;
-}
-
-/**
- * The shading of every cell the grid draws, worked out once per list of ranges: by address, the
- * first range (in list order) covering the cell. The grid re-renders on every move of the
- * selection; asking every range about every cell then would cost every cell times every placement
- * on the sheet.
- */
-export function shadingByCell(ranges: readonly ShadedRange[]): ReadonlyMap<string, ShadedRange> {
-  const byCell = new Map<string, ShadedRange>();
-  for (const shade of ranges) {
-    const { top, left } = shade.range;
-    const bottom = Math.min(shade.range.bottom, GRID_ROWS);
-    const right = Math.min(shade.range.right, COLUMN_NAMES.length);
-    for (let row = top; row <= bottom; row++) {
-      for (let col = left; col <= right; col++) {
-        const address = formatCell({ col, row });
-        if (!byCell.has(address)) byCell.set(address, shade);
-      }
-    }
-  }
-  return byCell;
-}
-
 export type Listener = () => void;
 
 export class PreviewWorkbook {
@@ -170,6 +130,9 @@ export class PreviewWorkbook {
   #listeners = new Set<Listener>();
   /** What refreshes wrote, as written (numbers, serial dates), for reading back; by sheet id, A1. */
   #written = new Map<string, Map<string, unknown>>();
+  /** Per sheet id, the last row and column that ever held a value (as Excel's used range). */
+  #used = new Map<string, SheetSize>();
+  #editListeners = new Set<Listener>();
 
   /**
    * `reports` are shaded until the pane loads its own; `written` (default: the same) are the reports
@@ -194,7 +157,27 @@ export class PreviewWorkbook {
       values: valuesWrittenBy(written, definition.id, sheets),
       status: null,
       theme: "light",
+      rangeSelections: 0,
     };
+    for (const [sheetId, cells] of this.#snapshot.values) {
+      for (const address of cells.keys()) this.#use(sheetId, parseCell(address));
+    }
+  }
+
+  /** Grows a sheet's used range to hold `cell`. */
+  #use(sheetId: string, cell: CellRef | null, rows = 1, columns = 1) {
+    if (!cell) return;
+    const used = this.#used.get(sheetId) ?? { rows: 0, columns: 0 };
+    const bottom = cell.row + rows - 1;
+    const right = cell.col + columns - 1;
+    if (bottom > used.rows || right > used.columns) {
+      this.#used.set(sheetId, { rows: Math.max(used.rows, bottom), columns: Math.max(used.columns, right) });
+    }
+  }
+
+  /** The last row and column of a sheet that ever held a value ({0, 0} for an empty sheet). */
+  usedSize(sheetId: string): SheetSize {
+    return this.#used.get(sheetId) ?? { rows: 0, columns: 0 };
   }
 
   getSnapshot = (): PreviewSnapshot => this.#snapshot;
@@ -226,12 +209,13 @@ export class PreviewWorkbook {
     return this.#selections.get(sheetId) ?? { active: A1, end: A1 };
   }
 
-  #applySelection(sheetId: string, selection: SheetSelection) {
+  #applySelection(sheetId: string, selection: SheetSelection, patch: Partial<PreviewSnapshot> = {}) {
     this.#selections.set(sheetId, selection);
     this.#update({
       activeSheetId: sheetId,
       activeCell: formatCell(selection.active),
       selection: spanning(selection.active, selection.end),
+      ...patch,
     });
   }
 
@@ -273,7 +257,11 @@ export class PreviewWorkbook {
     if (!loc || !start) throw new Error(`"${target.range}" is not a cell range.`);
     const end = (loc.end && parseCell(loc.end)) || start;
     // The active cell is the range's first cell; the whole range stays highlighted.
-    this.#applySelection(sheet.id, { active: clamp(start), end: clamp(end) });
+    this.#applySelection(
+      sheet.id,
+      { active: clamp(start), end: clamp(end) },
+      { rangeSelections: this.#snapshot.rangeSelections + 1 },
+    );
   }
 
   /** Renames a sheet, keeping its id. Returns what is wrong with the name, or null when renamed. */
@@ -310,6 +298,7 @@ export class PreviewWorkbook {
     const nextValues = new Map(values);
     nextValues.delete(sheetId);
     this.#written.delete(sheetId);
+    this.#used.delete(sheetId);
     this.#selections.delete(sheetId);
     this.#update({
       sheets: sheets.map((s) => (s.id === sheetId ? fresh : s)),
@@ -330,16 +319,94 @@ export class PreviewWorkbook {
   writeCells(block: PreviewCellBlock): void {
     const sheet = this.findSheet(block.sheetId, block.sheetName);
     if (!sheet) throw new Error(`The sheet "${block.sheetName}" is not in this workbook.`);
-    const shown = new Map(this.#snapshot.values.get(sheet.id) ?? []);
-    let written = this.#written.get(sheet.id);
+    this.#changeCells(sheet.id, (shown, written) => applyBlock(shown, written, block));
+    this.#use(sheet.id, parseCell(block.topLeft), block.values.length, block.values[0]?.length ?? 0);
+  }
+
+  /**
+   * Changes a sheet's cells in place (a sheet of 50,000 rows is not copied per block or keystroke)
+   * and publishes a new snapshot whose `values` is a new map, so subscribers see the change.
+   */
+  #changeCells(
+    sheetId: string,
+    change: (shown: Map<string, string>, written: Map<string, unknown>) => void,
+  ): void {
+    const shown = (this.#snapshot.values.get(sheetId) as Map<string, string> | undefined) ?? new Map();
+    let written = this.#written.get(sheetId);
     if (!written) {
       written = new Map();
-      this.#written.set(sheet.id, written);
+      this.#written.set(sheetId, written);
     }
-    applyBlock(shown, written, block);
+    change(shown, written);
     const values = new Map(this.#snapshot.values);
-    values.set(sheet.id, shown);
+    values.set(sheetId, shown);
     this.#update({ values });
+  }
+
+  /**
+   * A hand edit: the user typed `text` into a cell of the active sheet and committed it (Enter, Tab,
+   * or a click elsewhere). Numbers typed become numbers, other text stays text (cells.ts,
+   * `typedValue`); an empty text empties the cell. Edit listeners hear of it (the host tells the
+   * pane); a refresh's writes are not edits.
+   */
+  editCell(address: string, text: string): void {
+    const cell = parseCell(address);
+    if (!cell) throw new Error(`Not a cell: ${address}`);
+    const at = formatCell(cell);
+    const sheetId = this.#snapshot.activeSheetId;
+    this.#changeCells(sheetId, (shown, written) => applyEdit(shown, written, at, text));
+    this.#use(sheetId, cell);
+    this.#notifyEdit();
+  }
+
+  /** Delete: empties every cell of the active sheet's selection that holds a value, as Excel does. */
+  clearSelection(): void {
+    const { activeSheetId: sheetId, selection } = this.#snapshot;
+    const shown = this.#snapshot.values.get(sheetId);
+    if (!shown || shown.size === 0) return;
+    // Whichever is fewer: the selection's cells, or the sheet's values.
+    const area = (selection.bottom - selection.top + 1) * (selection.right - selection.left + 1);
+    const inside: string[] = [];
+    if (area <= shown.size) {
+      for (let row = selection.top; row <= selection.bottom; row++) {
+        for (let col = selection.left; col <= selection.right; col++) {
+          const address = formatCell({ col, row });
+          if (shown.has(address)) inside.push(address);
+        }
+      }
+    } else {
+      for (const address of shown.keys()) {
+        const cell = parseCell(address);
+        if (cell && rangeContains(selection, cell)) inside.push(address);
+      }
+    }
+    if (inside.length === 0) return;
+    this.#changeCells(sheetId, (s, written) => {
+      for (const address of inside) {
+        s.delete(address);
+        written.delete(address);
+      }
+    });
+    this.#notifyEdit();
+  }
+
+  /** The text an edit of a cell of the active sheet starts from (F2, double click). */
+  cellEditText(address: string): string {
+    const sheetId = this.#snapshot.activeSheetId;
+    return editText(
+      this.#written.get(sheetId)?.get(address),
+      this.#snapshot.values.get(sheetId)?.get(address),
+    );
+  }
+
+  /** Calls `listener` after each hand edit (`editCell`, `clearSelection`); returns the unsubscribe. */
+  onCellsEdited = (listener: Listener): (() => void) => {
+    this.#editListeners.add(listener);
+    return () => this.#editListeners.delete(listener);
+  };
+
+  #notifyEdit() {
+    for (const listener of [...this.#editListeners]) listener();
   }
 
   /** The cells of a range as a host reads them back (cells.ts). */
@@ -373,15 +440,3 @@ export class PreviewWorkbook {
     if (theme !== this.#snapshot.theme) this.#update({ theme });
   }
 }
-
-/** A range in A1 form: "B2:F8", or "B2" for one cell. */
-export function rangeText(range: CellRange): string {
-  const start = formatCell({ col: range.left, row: range.top });
-  const end = formatCell({ col: range.right, row: range.bottom });
-  return start === end ? start : `${start}:${end}`;
-}
-
-/** "A".."N": the grid's column letters. */
-export const COLUMN_NAMES: readonly string[] = Array.from({ length: GRID_COLUMNS }, (_, i) =>
-  columnLetters(i + 1),
-);

@@ -352,6 +352,44 @@ describe("createPreviewHost", () => {
     });
   });
 
+  describe("hand edits", () => {
+    it("a value typed into a cell, or Delete, tells the pane the workbook changed; a selection or a refresh does not", async () => {
+      const { host, workbook } = setup();
+      let changes = 0;
+      const off = host.onWorkbookChanged!(() => changes++);
+      workbook.editCell("C4", "2,500");
+      expect(changes).toBe(1);
+      workbook.selectRange({ sheetId: SUMMARY.id, sheetName: SUMMARY.name, range: "C4" });
+      workbook.clearSelection();
+      expect(changes).toBe(2);
+      // A move of the selection or a refresh's write is not a change of this kind.
+      workbook.selectCell({ col: 2, row: 2 });
+      workbook.writeCells({
+        sheetId: SUMMARY.id,
+        sheetName: SUMMARY.name,
+        topLeft: "C4",
+        values: [[1]],
+        dateFormats: [],
+        clear: [],
+      });
+      expect(changes).toBe(2);
+      off();
+      workbook.editCell("C5", "x");
+      expect(changes).toBe(2);
+    });
+
+    it("readRange reads the cells as typed: numbers as numbers, text as text, empty as ''", async () => {
+      const { host, workbook } = setup();
+      workbook.selectRange({ sheetId: NOTES.id, sheetName: NOTES.name, range: "F30" });
+      workbook.editCell("F30", "1,234.5");
+      workbook.editCell("G30", "Lyon");
+      await expect(host.readRange({ sheetId: null, sheetName: "Notes", range: "F30:H30" })).resolves.toEqual([
+        [1234.5, "Lyon", ""],
+      ]);
+      await expect(host.readRange({ sheetId: null, sheetName: "Gone", range: "A1" })).rejects.toThrow(/Gone/);
+    });
+  });
+
   describe("theme", () => {
     it("reports the workbook's theme and each change of it, at once", () => {
       const { host, workbook } = setup();

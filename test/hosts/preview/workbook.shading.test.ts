@@ -1,17 +1,19 @@
 /**
- * The preview grid's shading, worked out once per list of placements (`shadingByCell`) rather than
- * per cell on every render: it must shade exactly as asking the ranges cell by cell does, and a
- * move of the selection must leave the reports and sheets it is worked out from unchanged, so the
- * grid keeps it while the user clicks around.
+ * The preview grid's shading, asked per row drawn (`rangesOnRow`) and then per cell (`shadeOf`)
+ * rather than worked out for every cell of every placement: it must shade exactly as asking the
+ * ranges cell by cell does, wherever the cell is (the grid is virtualised: a row far down a sheet is
+ * drawn as the first is), and a move of the selection must leave the reports and sheets it is worked
+ * out from unchanged, so the grid keeps them while the user clicks around.
  */
 import { describe, expect, it } from "vitest";
 import { type CellRange, type CellRef, formatCell, rangeContains } from "../../../src/core/location.js";
 import {
-  COLUMN_NAMES,
+  GRID_COLUMNS,
   GRID_ROWS,
   PreviewWorkbook,
+  rangesOnRow,
   type ShadedRange,
-  shadingByCell,
+  shadeOf,
 } from "../../../src/hosts/preview/workbook.js";
 import { demoSeed } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
@@ -27,29 +29,35 @@ const shade = (key: string, range: CellRange): ShadedRange => ({
 const shadingAt = (ranges: readonly ShadedRange[], cell: CellRef) =>
   ranges.find((r) => rangeContains(r.range, cell));
 
-describe("shadingByCell", () => {
-  it("gives every cell of the grid the first range covering it, as asking cell by cell does", () => {
+describe("rangesOnRow and shadeOf", () => {
+  it("give every cell the first range covering it, as asking cell by cell does, past the first rows too", () => {
     const ranges = [
       shade("a", { top: 2, left: 2, bottom: 6, right: 5 }),
       // Overlaps "a": the cells they share stay "a"'s.
       shade("b", { top: 4, left: 4, bottom: 9, right: 8 }),
-      // Runs past the grid's last row and column.
-      shade("c", { top: GRID_ROWS - 1, left: COLUMN_NAMES.length - 1, bottom: GRID_ROWS + 50, right: 200 }),
-      // Wholly beyond the grid.
+      // Runs past the fewest rows and columns the grid draws.
+      shade("c", { top: GRID_ROWS - 1, left: GRID_COLUMNS - 1, bottom: GRID_ROWS + 50, right: 30 }),
+      // Wholly below them.
       shade("d", { top: GRID_ROWS + 10, left: 1, bottom: GRID_ROWS + 20, right: 3 }),
       shade("e", { top: 1, left: 1, bottom: 1, right: 1 }),
     ];
-    const byCell = shadingByCell(ranges);
     let shaded = 0;
-    for (let row = 1; row <= GRID_ROWS; row++) {
-      for (let col = 1; col <= COLUMN_NAMES.length; col++) {
+    for (let row = 1; row <= GRID_ROWS + 60; row++) {
+      const onRow = rangesOnRow(ranges, row);
+      for (let col = 1; col <= 40; col++) {
         const expected = shadingAt(ranges, { col, row })?.key;
-        expect(byCell.get(formatCell({ col, row }))?.key, formatCell({ col, row })).toBe(expected);
+        expect(shadeOf(onRow, col)?.key, formatCell({ col, row })).toBe(expected);
         if (expected) shaded++;
       }
     }
-    expect(shaded).toBe(20 + (30 - 6) + 4 + 1);
-    expect(byCell.size).toBe(shaded);
+    expect(shaded).toBe(20 + (30 - 6) + 52 * 18 + 11 * 3 + 1);
+  });
+
+  it("a row of a 50,000-row placement is shaded without going through the placement's cells", () => {
+    const big = shade("big", { top: 2, left: 1, bottom: 50_001, right: 8 });
+    expect(shadeOf(rangesOnRow([big], 50_001), 8)?.key).toBe("big");
+    expect(shadeOf(rangesOnRow([big], 50_001), 9)).toBeUndefined();
+    expect(rangesOnRow([big], 50_002)).toEqual([]);
   });
 });
 

@@ -4,14 +4,15 @@
  * placements shaded on the sheet whose id they store, else by the name they store.
  */
 import { describe, expect, it } from "vitest";
-import { formatCell, parseCell } from "../../../src/core/location.js";
+import { parseCell } from "../../../src/core/location.js";
 import type { Report, ReportPlacement } from "../../../src/core/schema.js";
 import {
   type PreviewSheet,
   PreviewWorkbook,
+  rangesOnRow,
   type ShadedRange,
   shadedRanges,
-  shadingByCell,
+  shadeOf,
 } from "../../../src/hosts/preview/workbook.js";
 import { demoSeed } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
@@ -41,7 +42,8 @@ function shadedNames(wb: PreviewWorkbook, sheetId: string): string[] {
 }
 
 function shadedAt(wb: PreviewWorkbook, sheetId: string, cell: string): ShadedRange | undefined {
-  return shadingByCell(shadedRanges(wb.getSnapshot(), sheetId)).get(formatCell(parseCell(cell)!));
+  const { col, row } = parseCell(cell)!;
+  return shadeOf(rangesOnRow(shadedRanges(wb.getSnapshot(), sheetId), row), col);
 }
 
 const WB_ID = "wb-test";
