@@ -7,7 +7,11 @@
 import type { AddressInfo } from "node:net";
 import { createServer, type Plugin } from "vite";
 import { CHAT_PATH } from "../../src/core/chat-request.js";
-import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "../../src/hosts/preview/config.js";
+import {
+  PREVIEW_CONFIG_PATH,
+  PREVIEW_RESET_PATH,
+  type PreviewConfig,
+} from "../../src/hosts/preview/config.js";
 import {
   DEMO_AGENT_KEY,
   DEMO_AGENTS,
@@ -87,6 +91,12 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
       ...(options.chatDelayMs !== undefined ? { chatDelayMs: options.chatDelayMs } : {}),
     });
   let sandbox: RunningSandbox = await startOne();
+  const restart = async () => {
+    const old = sandbox;
+    sandbox = await startOne();
+    await old.close();
+    return sandbox.url;
+  };
 
   // The page asks for its configuration on load; the sandbox's address changes on restart.
   const configPlugin: Plugin = {
@@ -104,6 +114,33 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
           return;
         }
         next();
+      });
+      server.middlewares.use(PREVIEW_RESET_PATH, (req, res) => {
+        res.setHeader("Cache-Control", "no-store");
+        if (req.method !== "POST") {
+          res.statusCode = 405;
+          res.setHeader("Allow", "POST");
+          res.end();
+          return;
+        }
+        // Only the preview's own page: another site open in the browser may not reset the demo.
+        const origin = req.headers.origin;
+        if (origin !== undefined && new URL(origin).host !== req.headers.host) {
+          res.statusCode = 403;
+          res.end();
+          return;
+        }
+        restart().then(
+          () => {
+            res.statusCode = 204;
+            res.end();
+          },
+          () => {
+            res.statusCode = 500;
+            res.setHeader("Content-Type", "text/plain; charset=utf-8");
+            res.end("The demo could not be reset: restart npm start.\n");
+          },
+        );
       });
       server.middlewares.use(PREVIEW_CONFIG_PATH, (_req, res) => {
         res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -151,12 +188,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
     get sandboxUrl() {
       return sandbox.url;
     },
-    async restartSandbox() {
-      const old = sandbox;
-      sandbox = await startOne();
-      await old.close();
-      return sandbox.url;
-    },
+    restartSandbox: restart,
     close() {
       closing ??= Promise.all([vite.close(), sandbox.close()]).then(() => undefined);
       return closing;

@@ -15,9 +15,11 @@ import { gridSize, type PreviewSheet, type PreviewWorkbook, rangeText, shadedRan
 export interface WorkbookViewProps {
   workbook: PreviewWorkbook;
   host: PreviewHost;
+  /** Brings the sandbox and this workbook back to the demo (a fresh sandbox, then a reload). */
+  onResetDemo?(): Promise<void>;
 }
 
-export function WorkbookView({ workbook, host }: WorkbookViewProps) {
+export function WorkbookView({ workbook, host, onResetDemo }: WorkbookViewProps) {
   const snapshot = useSyncExternalStore(workbook.subscribe, workbook.getSnapshot);
   const [menu, setMenu] = useState<OpenMenu | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -105,7 +107,11 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
         </span>
         {/* Not a heading: the pane's header holds the page's one h1 (the same workbook name). */}
         <span className="wb-title">{snapshot.workbookName}</span>
-        <span className="wb-saved">Preview · saved on this computer</span>
+        {/* The truth about the demo: the sandbox keeps what the pane did, this workbook does not. */}
+        <span className="wb-saved" id="wb-demo-note">
+          Preview · this workbook starts over when the page reloads; the sandbox keeps disconnects and
+          refreshes until npm start restarts
+        </span>
         <button
           type="button"
           className="wb-button wb-theme-toggle"
@@ -123,6 +129,24 @@ export function WorkbookView({ workbook, host }: WorkbookViewProps) {
         <button type="button" className="wb-button" onClick={() => recreate(sheet.id)}>
           Delete and recreate tab
         </button>
+        {onResetDemo ? (
+          <button
+            type="button"
+            className="wb-button"
+            aria-describedby="wb-demo-note"
+            onClick={() => {
+              workbook.setStatus({ tone: "info", text: "Resetting the demo…" });
+              onResetDemo().catch((error: unknown) =>
+                workbook.setStatus({
+                  tone: "error",
+                  text: error instanceof Error ? error.message : "The demo could not be reset.",
+                }),
+              );
+            }}
+          >
+            Reset demo
+          </button>
+        ) : null}
       </div>
 
       <div className="wb-formula-bar">

@@ -6,6 +6,12 @@
 import type { SettingsPatch } from "../../core/settings.js";
 
 export const PREVIEW_CONFIG_PATH = "/preview-config.json";
+/**
+ * POST: a fresh sandbox with the demo's data (what the page's "Reset demo" asks for). The sandbox
+ * keeps disconnects, refreshes and placements until it restarts, while the simulated workbook
+ * starts over on every reload; this brings both back to the demo.
+ */
+export const PREVIEW_RESET_PATH = "/preview-reset";
 
 export interface PreviewConfig {
   /** The sandbox's base URL, `http://127.0.0.1:PORT`. */

@@ -16,7 +16,7 @@ import {
   loadDirectGatewayCode,
 } from "../direct-gateway.js";
 import type { RangeTarget } from "../host.js";
-import { PREVIEW_CONFIG_PATH, type PreviewConfig } from "./config.js";
+import { PREVIEW_CONFIG_PATH, PREVIEW_RESET_PATH, type PreviewConfig } from "./config.js";
 import { createPreviewHost } from "./host.js";
 import { paneWidthFrom } from "./query.js";
 import { rememberTheme } from "./theme.js";
@@ -32,6 +32,13 @@ async function loadConfig(): Promise<PreviewConfig> {
   const response = await fetch(PREVIEW_CONFIG_PATH, { cache: "no-store" });
   if (!response.ok) throw new Error(`${PREVIEW_CONFIG_PATH} answered ${response.status}`);
   return (await response.json()) as PreviewConfig;
+}
+
+/** "Reset demo": a fresh sandbox with the demo's data, then the page again (a fresh workbook). */
+async function resetDemo(): Promise<void> {
+  const response = await fetch(PREVIEW_RESET_PATH, { method: "POST", cache: "no-store" });
+  if (!response.ok) throw new Error("The demo could not be reset. Restart npm start to reset it.");
+  window.location.reload();
 }
 
 function showProblem(where: HTMLElement, text: string) {
@@ -113,7 +120,7 @@ async function start() {
 
   createRoot(workbookElement).render(
     <StrictMode>
-      <WorkbookView workbook={workbook} host={host} />
+      <WorkbookView workbook={workbook} host={host} onResetDemo={resetDemo} />
     </StrictMode>,
   );
   mountTaskPane(paneElement, host);
