@@ -168,6 +168,13 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   }, []);
   useEffect(applyPendingFocus);
 
+  // A long list filtered (or loaded again) keeps the current placement in view.
+  const currentKey = current?.key;
+  useEffect(() => {
+    const index = currentKey === undefined ? undefined : order.rowOf.get(currentKey);
+    if (index !== undefined) scrollToRow.current?.(index);
+  }, [order, currentKey]);
+
   // "Disconnect this placement" from the menu: once its row is gone, focus its neighbour.
   const removal = useRef<{ key: string; keys: readonly string[] } | null>(null);
   const onMenuDisconnect = useCallback(

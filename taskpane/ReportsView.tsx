@@ -3,12 +3,13 @@
  * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
  */
 import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
-import { lazy, type ReactNode, Suspense, useCallback, useSyncExternalStore } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState, useSyncExternalStore } from "react";
 import { type PlacedReport, reportKey } from "../src/core/placement-view.js";
 import type { SettingsField } from "./errorMessage.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
+import { FILTER_ABOVE, filterPlacements } from "./placementFilter.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
 import type { RefreshRun } from "./refreshRun.js";
 import type { PaneState } from "./usePaneState.js";
@@ -42,6 +43,8 @@ const useStyles = makeStyles({
 
 // Refresh all and a run's progress: loaded apart from the first screen (prefetched when idle).
 const RefreshBar = lazy(() => import("./RefreshProgress.js"));
+// The filter box: only for a long list, so loaded apart too.
+const PlacementFilter = lazy(() => import("./PlacementFilter.js"));
 
 const NO_RUN = { subscribe: () => () => {}, getSnapshot: () => null };
 
@@ -82,6 +85,12 @@ export function ReportsView({
           : { kind: "report", reportKey: reportKey(p.report) },
       ),
     [run],
+  );
+  const [query, setQuery] = useState("");
+  const filterable = state.here.length > FILTER_ABOVE;
+  const shownHere = useMemo(
+    () => (filterable ? filterPlacements(state.here, state.sheets, query) : state.here),
+    [filterable, state.here, state.sheets, query],
   );
   const move = state.movePlacementHere;
   const onMoveHere = useCallback((p: PlacedReport) => void move(p), [move]);
@@ -146,6 +155,16 @@ export function ReportsView({
             <RefreshBar run={run} count={state.here.length} />
           </Suspense>
         ) : null}
+        {filterable ? (
+          <Suspense fallback={null}>
+            <PlacementFilter
+              value={query}
+              onChange={setQuery}
+              shown={shownHere.length}
+              total={state.here.length}
+            />
+          </Suspense>
+        ) : null}
         {state.here.length === 0 ? (
           <div className={styles.empty}>
             <Text weight="semibold">No reports are placed in this workbook yet.</Text>
@@ -155,7 +174,7 @@ export function ReportsView({
           </div>
         ) : (
           <PlacementList
-            here={state.here}
+            here={shownHere}
             elsewhere={state.elsewhere}
             sheets={state.sheets}
             current={state.current}
