@@ -97,7 +97,15 @@ function seed() {
     type: "REPORT",
     currentQueryChecksum: "q1",
     jsonQuery: JSON.stringify({
-      dimensions: ["lines.line", "lines.region", "lines.city", "lines.channel", "lines.amount", "lines.qty", "lines.paid"],
+      dimensions: [
+        "lines.line",
+        "lines.region",
+        "lines.city",
+        "lines.channel",
+        "lines.amount",
+        "lines.qty",
+        "lines.paid",
+      ],
       timeDimensions: [{ dimension: "lines.day", granularity: "day" }],
       limit: ROWS,
     }),

@@ -11,14 +11,15 @@
  *
  * The pane's responsiveness during a refresh is measured in Chromium by bench/refresh-pane.ts.
  */
+
+import { placedReports } from "../src/core/placement-view.js";
+import type { RefreshOutcome } from "../src/core/refresh-flow.js";
+import { planRefresh } from "../src/core/refresh-plan.js";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
-import { type HttpRequest, fetchTransport, type Transport } from "../src/core/transport.js";
+import { fetchTransport, type HttpRequest, type Transport } from "../src/core/transport.js";
 import { createDirectGateway, createMemorySecretStore } from "../src/hosts/direct-gateway.js";
 import { refreshWithGateway } from "../src/hosts/direct-refresh.js";
 import { createExcelCells } from "../src/hosts/excel/cells.js";
-import { placedReports } from "../src/core/placement-view.js";
-import { planRefresh } from "../src/core/refresh-plan.js";
-import type { RefreshOutcome } from "../src/core/refresh-flow.js";
 import type { SeedInput } from "../src/sandbox/seed.js";
 import { createCellsWorkbook, EXCEL_PAYLOAD_LIMIT_BYTES } from "../test/support/excel-cells.js";
 import { spawnSandbox } from "../test/support/spawn-sandbox.js";
@@ -37,7 +38,7 @@ const SHEETS = [
 const owner = { id: 1, email: "bench@example.com", firstName: null, picture: null };
 
 /** Eight dimensions of a generated cube (one of them a time dimension, by day): eight columns. */
-function cube(name: string, deploymentId: number, rows: number) {
+function cube(name: string, deploymentId: number, rows: number): NonNullable<SeedInput["cubes"]>[number] {
   return {
     name,
     deploymentId,
@@ -174,10 +175,17 @@ async function refreshOnce(
   tenant: string,
   scope: "big" | "all",
   workbook = createCellsWorkbook(SHEETS),
-): Promise<{ ms: number; outcomes: RefreshOutcome[]; sent: HttpRequest[]; blocks: { sheet: string; syncs: number }[] }> {
+): Promise<{
+  ms: number;
+  outcomes: RefreshOutcome[];
+  sent: HttpRequest[];
+  blocks: { sheet: string; syncs: number }[];
+}> {
   const reports = await workbookReports(tenant);
   const plan = planRefresh(placedReports(reports), { kind: "all" }, SHEETS);
-  const items = plan.items.filter((i) => (scope === "big" ? i.placement.id === "big" : i.placement.id !== "big"));
+  const items = plan.items.filter((i) =>
+    scope === "big" ? i.placement.id === "big" : i.placement.id !== "big",
+  );
   const sent: HttpRequest[] = [];
   const gateway = await paneGateway(tenant, sent);
   const excel = createExcelCells(workbook.Excel as never);
@@ -206,7 +214,8 @@ async function refreshOnce(
   if (failed.length) throw new Error(`Not refreshed: ${failed.map((o) => o.message).join(" | ")}`);
   if (workbook.failedSyncs.length) throw new Error(`Failed syncs: ${workbook.failedSyncs.join(", ")}`);
   const biggest = Math.max(...workbook.syncPayloads);
-  if (biggest > EXCEL_PAYLOAD_LIMIT_BYTES) throw new Error(`A sync of ${biggest} bytes passed the 5 MB rule.`);
+  if (biggest > EXCEL_PAYLOAD_LIMIT_BYTES)
+    throw new Error(`A sync of ${biggest} bytes passed the 5 MB rule.`);
   return { ms, outcomes, sent, blocks };
 }
 
