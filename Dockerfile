@@ -24,6 +24,7 @@ FROM node:20-slim AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     TENANT_ORIGINS="" \
+    DATA_ORIGINS="" \
     ADDIN_BASE_URL="" \
     SHUTDOWN_GRACE_MS=25000 \
     LOG_FORMAT=json

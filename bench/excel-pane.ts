@@ -114,7 +114,15 @@ function storedSettings(tenant: string): Record<string, string> {
   };
 }
 
-export async function serveExcelPane(excelDir: string, seed: Seed): Promise<ServedExcelPane> {
+/**
+ * `officeScript`: script text run after the stand-in, in the same file (bench/refresh-pane.ts adds
+ * the cells a refresh writes).
+ */
+export async function serveExcelPane(
+  excelDir: string,
+  seed: Seed,
+  officeScript = "",
+): Promise<ServedExcelPane> {
   const certs = mkdtempSync(join(tmpdir(), "rp-bench-certs-"));
   const closers: (() => Promise<void>)[] = [async () => rmSync(certs, { recursive: true, force: true })];
   const close = async () => {
@@ -135,7 +143,7 @@ export async function serveExcelPane(excelDir: string, seed: Seed): Promise<Serv
       active: { sheet: "Summary", cell: "B2" },
       storage: storedSettings(sandbox.url),
     });
-    const office = await serveOfficeStandIn(standIn, tls);
+    const office = await serveOfficeStandIn(`${standIn}\n${officeScript}`, tls);
     closers.push(office.close);
     return {
       url: `${server.url}/taskpane.html`,

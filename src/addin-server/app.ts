@@ -13,9 +13,12 @@ import { DEFAULT_RELAY_MAX_IN_FLIGHT, inFlightGate, RELAY_PREFIX, relay } from "
 import { securityHeaders } from "./security-headers.js";
 import type { TenantList } from "./tenants.js";
 
-/** What the pane reads to learn which tenants to reach through the relay (`./config.json`). */
+/**
+ * What the pane reads to learn which tenants, and which deployments' data origins, to reach through
+ * the relay (`./config.json`).
+ */
 interface PaneServerConfig {
-  relay: { tenants: string[] };
+  relay: { tenants: string[]; dataOrigins: string[] };
 }
 
 const PANE_CONFIG_PATH = "/config.json";
@@ -24,6 +27,8 @@ export interface AddinAppOptions {
   /** The built pane: dist/excel. */
   distDir: string;
   tenants: TenantList;
+  /** The data origins the relay reaches (their load call only); none unless given. */
+  dataOrigins?: TenantList;
   /** True when the server speaks HTTPS itself (adds HSTS). */
   secure: boolean;
   /** Who may frame the pages (security-headers.ts: DEFAULT_FRAME_ANCESTORS unless given). */
@@ -63,13 +68,19 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   const app = new Hono();
   const headers = securityHeaders(options.secure, false, options.frameAncestors);
   const relayHeaders = securityHeaders(options.secure, true);
-  const config: PaneServerConfig = { relay: { tenants: [...options.tenants.origins] } };
+  const config: PaneServerConfig = {
+    relay: {
+      tenants: [...options.tenants.origins],
+      dataOrigins: [...(options.dataOrigins?.origins ?? [])],
+    },
+  };
   const gate = inFlightGate(options.relayMaxInFlight ?? DEFAULT_RELAY_MAX_IN_FLIGHT);
   const state = options.state ?? Object.assign(new ServerState(), { readiness: "ready" as const });
 
   app.use(
     requestLogging({
       tenants: options.tenants,
+      ...(options.dataOrigins ? { dataOrigins: options.dataOrigins } : {}),
       ...(options.requestLog ? { onRequest: options.requestLog } : {}),
     }),
   );
@@ -97,6 +108,7 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   app.all(`${RELAY_PREFIX}*`, (c) =>
     relay(c.req.raw, {
       tenants: options.tenants,
+      ...(options.dataOrigins ? { dataOrigins: options.dataOrigins } : {}),
       gate,
       // On Node (@hono/node-server), the response: destroyed, the pane sees the answer broke.
       onBroken: () => (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy(),

@@ -1,5 +1,6 @@
 /**
- * `npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]... [--cert <file> --key <file> |
+ * `npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]... [--data-origin <origin>]...
+ * [--cert <file> --key <file> |
  * --dev-certs] [--dist <dir>] [--quiet] [--public-url <url>] [--shutdown-grace-ms <ms>]
  * [--log-format json|text]`: the add-in server an admin deploys for Excel. Built for production as
  * dist/server/main.js (tooling/server/build.ts), which takes the same flags.
@@ -23,9 +24,10 @@ import {
 import { DEFAULT_RELAY_MAX_IN_FLIGHT, DEFAULT_RELAY_TIMEOUT_MS } from "./relay.js";
 import { FrameAncestorsError, parseFrameAncestors } from "./security-headers.js";
 import { startAddinServer } from "./server.js";
-import { parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
+import { DATA_ORIGIN, parseTenantList, type TenantList, TenantListError, tenantEntries } from "./tenants.js";
 
 const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <origin>]...
+                        [--data-origin <origin>]...
                         [--cert <file> --key <file> | --dev-certs] [--dist <dir>] [--quiet]
                         [--relay-timeout <seconds>] [--relay-max-in-flight <n>]
                         [--public-url <url>] [--shutdown-grace-ms <ms>] [--log-format json|text]
@@ -34,6 +36,8 @@ const USAGE = `usage: npm run serve -- [--port <n>] [--host <addr>] [--tenant <o
   --host       the address to listen on (default 127.0.0.1: this machine only)
   --tenant     a tenant origin the relay may reach, repeatable (also env TENANT_ORIGINS, comma-separated);
                https only, http for a loopback address listed explicitly
+  --data-origin  a deployment's data origin (its deploymentUrl's) the relay may reach, for its data
+               API's load call only; repeatable (also env DATA_ORIGINS, comma-separated); as --tenant
   --cert/--key PEM files: serve HTTPS
   --dev-certs  serve HTTPS with office-addin-dev-certs' localhost certificate (made when missing)
   --dist       the built pane (default dist/excel, from npm run build)
@@ -50,6 +54,7 @@ interface Args {
   port: number;
   host: string;
   tenants: TenantList;
+  dataOrigins: TenantList;
   cert: string | null;
   key: string | null;
   devCerts: boolean;
@@ -82,9 +87,10 @@ function positiveNumber(text: string, name: string, max: number): number {
 
 function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const tenantFlags: string[] = [];
+  const dataOriginFlags: string[] = [];
   const frameFlags: string[] = [];
   const operationFlags: OperationalFlags = {};
-  const args: Omit<Args, "tenants" | "frameAncestors" | "operations"> = {
+  const args: Omit<Args, "tenants" | "dataOrigins" | "frameAncestors" | "operations"> = {
     port: env.PORT ? portNumber(env.PORT, "PORT") : 3000,
     host: "127.0.0.1",
     cert: null,
@@ -118,6 +124,9 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
         break;
       case "--tenant":
         tenantFlags.push(value());
+        break;
+      case "--data-origin":
+        dataOriginFlags.push(value());
         break;
       case "--cert":
         args.cert = value();
@@ -168,6 +177,7 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
     return {
       ...args,
       tenants: parseTenantList(tenantEntries(tenantFlags, env.TENANT_ORIGINS)),
+      dataOrigins: parseTenantList(tenantEntries(dataOriginFlags, env.DATA_ORIGINS), DATA_ORIGIN),
       frameAncestors: frameText ? parseFrameAncestors(frameText) : null,
       operations: parseOperationalOptions(operationFlags, env),
     };
@@ -221,6 +231,7 @@ async function main(): Promise<void> {
     server = await startAddinServer({
       distDir: args.dist,
       tenants: args.tenants,
+      dataOrigins: args.dataOrigins,
       port: args.port,
       host: args.host,
       ...(args.frameAncestors ? { frameAncestors: args.frameAncestors } : {}),
@@ -263,6 +274,8 @@ async function main(): Promise<void> {
         ? `Relaying to: ${args.tenants.origins.join(", ")}`
         : "Relaying to no tenant (list them with --tenant or TENANT_ORIGINS).",
     );
+    if (args.dataOrigins.origins.length)
+      log(`Relaying data API loads to: ${args.dataOrigins.origins.join(", ")}`);
     const named = publicUrl ?? (server.url.startsWith("https:") ? server.url : "those of the build");
     log(`Manifest: ${server.url}/manifest.xml (its URLs: ${named}). Ctrl-C stops.`);
   }

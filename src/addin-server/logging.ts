@@ -56,12 +56,16 @@ export function routeTemplate(pathname: string): string {
   return NAMED_ROUTES.has(pathname) ? pathname : "/*";
 }
 
-/** The listed tenant's host a relay path names, or undefined (an unlisted name is never logged). */
-function relayedTenant(pathname: string, tenants: TenantList): string | undefined {
+/**
+ * The listed tenant's (or data origin's) host a relay path names, or undefined (an unlisted name is
+ * never logged).
+ */
+function relayedTenant(pathname: string, tenants: TenantList, dataOrigins?: TenantList): string | undefined {
   if (!pathname.startsWith(RELAY_PREFIX)) return undefined;
   const rest = pathname.slice(RELAY_PREFIX.length);
   const slash = rest.indexOf("/");
-  const origin = tenants.lookup((slash < 0 ? rest : rest.slice(0, slash)).toLowerCase());
+  const hostAndPort = (slash < 0 ? rest : rest.slice(0, slash)).toLowerCase();
+  const origin = tenants.lookup(hostAndPort) ?? dataOrigins?.lookup(hostAndPort);
   return origin ? new URL(origin).host : undefined;
 }
 
@@ -146,6 +150,7 @@ function countedNodeResponse(outgoing: ServerResponse, onEnd: (bytes: number, st
  */
 export function requestLogging(options: {
   tenants: TenantList;
+  dataOrigins?: TenantList;
   onRequest?: (entry: RequestLogEntry) => void;
 }): MiddlewareHandler {
   return async (c, next) => {
@@ -159,7 +164,7 @@ export function requestLogging(options: {
     if (!c.res.headers.has(REQUEST_ID_HEADER)) c.res.headers.set(REQUEST_ID_HEADER, id);
     const onRequest = options.onRequest;
     if (!onRequest) return;
-    const tenant = relayedTenant(pathname, options.tenants);
+    const tenant = relayedTenant(pathname, options.tenants, options.dataOrigins);
     // Hono answers HEAD by running the GET route and dropping its body: log the method asked.
     const method = c.req.raw.method;
     const log = (bytes: number, status = c.res.status) =>

@@ -3,6 +3,10 @@
  * host, for a pane whose tenant accepts no calls from the add-in's page (no CORS). Web-standard
  * Request in, Response out, so it runs on any runtime Hono runs on.
  *
+ * A listed data origin (where a deployment's data API is, its `deploymentUrl`) is relayed its data
+ * API's load call only (`POST …/cubejs-api/v1/load`), with the data token: a request that carries
+ * a credential with a scheme (`Bearer`, `Api-Key`, …: the tenant's keys) is never sent there.
+ *
  * What crosses: the method, path, query and body, and of the headers only Authorization,
  * Content-Type and Accept. Nothing is sent for a host that is not listed. No redirect is followed,
  * only the response headers on PASSED_RESPONSE_HEADERS come back (never cookies, hop-by-hop or
@@ -103,6 +107,8 @@ export function inFlightGate(max: number): InFlightGate {
 
 export interface RelayOptions {
   tenants: TenantList;
+  /** The data origins listed (`--data-origin`): each is relayed its load call only. */
+  dataOrigins?: TenantList;
   /** The fetch used to reach tenants (the runtime's own by default). */
   fetch?: typeof fetch;
   /** One line per relayed request: method, tenant host, path, status. No header value, no body. */
@@ -128,6 +134,20 @@ function refusal(status: number, code: string, message: string, headers: Record<
       ...headers,
     },
   });
+}
+
+/** The one call relayed to a data origin: the data API's load (data rule 2). */
+const DATA_LOAD_PATH = /\/cubejs-api\/v1\/load$/;
+
+/**
+ * Why a request may not go to a data origin, or null. The data token is sent bare
+ * (`Authorization: <token>`, data rule 2); a value with a scheme before it is one of the tenant's
+ * keys (the API key's `Bearer`, the agent's `Api-Key`), which only the tenant may receive.
+ */
+function dataOriginRefusal(method: string, path: string, authorization: string | null): string | null {
+  if (method !== "POST" || !DATA_LOAD_PATH.test(path)) return "only the data API's load call";
+  if (authorization !== null && /\s/.test(authorization.trim())) return "not the tenant's keys";
+  return null;
 }
 
 /** Splits the raw (still percent-encoded) path `/relay/<host[:port]>/<rest>`. */
@@ -306,7 +326,8 @@ async function relayWithin(request: Request, options: RelayOptions, release: () 
   if (!target) {
     return refusal(400, "bad-relay-path", "A relay path is /relay/<tenant host[:port]>/<path>.");
   }
-  const origin = options.tenants.lookup(target.hostAndPort);
+  const tenant = options.tenants.lookup(target.hostAndPort);
+  const origin = tenant ?? options.dataOrigins?.lookup(target.hostAndPort) ?? null;
   if (!origin) {
     // Nothing is sent: the relay reaches only the tenants its admin listed.
     options.log?.(`${request.method} ${RELAY_PREFIX}${target.hostAndPort} 403 not listed`);
@@ -324,6 +345,18 @@ async function relayWithin(request: Request, options: RelayOptions, release: () 
     return refusal(403, "not-a-fetch", "The relay answers the pane's fetch calls only.");
   }
   const method = request.method.toUpperCase();
+  if (!tenant) {
+    // A data origin: its load call, with the data token, and nothing else (nothing is sent).
+    const why = dataOriginRefusal(method, target.path, request.headers.get("authorization"));
+    if (why) {
+      options.log?.(`${method} ${RELAY_PREFIX}${target.hostAndPort} 403 data origin: ${why}`);
+      return refusal(
+        403,
+        "data-origin-call-refused",
+        `The add-in server relays only the data API's load call, with its data token, to ${origin}.`,
+      );
+    }
+  }
   if (!RELAYED_METHODS.has(method)) {
     return refusal(405, "method-not-relayed", `${method} is not relayed.`, {
       Allow: [...RELAYED_METHODS].join(", "),

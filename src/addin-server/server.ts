@@ -28,6 +28,8 @@ import type { TenantList } from "./tenants.js";
 export interface AddinServerOptions {
   distDir: string;
   tenants: TenantList;
+  /** The deployments' data origins the relay reaches (their load call only). */
+  dataOrigins?: TenantList;
   /** 0 takes a free port. */
   port: number;
   /** Default 127.0.0.1: only this machine, unless an admin says otherwise. */
@@ -97,6 +99,7 @@ export async function startAddinServer(options: AddinServerOptions): Promise<Run
     ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     distDir: options.distDir,
     tenants: options.tenants,
+    ...(options.dataOrigins ? { dataOrigins: options.dataOrigins } : {}),
     secure,
     ...(options.frameAncestors ? { frameAncestors: options.frameAncestors } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),

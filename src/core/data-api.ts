@@ -125,6 +125,7 @@ export function buildLoadRequest(base: string, token: string, query: DataQuery):
       Authorization: token,
     },
     body: JSON.stringify({ query }),
+    target: "data-api",
   };
 }
 

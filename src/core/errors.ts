@@ -180,6 +180,18 @@ export function redirectNotFollowed(status: number, location: string | null): Pl
   );
 }
 
+/**
+ * A deployment's data origin (its `deploymentUrl`'s, apart from the tenant's) that the add-in's
+ * page cannot reach: it accepts no calls from the page, and the add-in server does not relay to it.
+ * An admin lists it there (`--data-origin`, docs/excel.md); the message names the origin to list.
+ */
+export function dataOriginNotListed(origin: string): PlatformError {
+  return new PlatformError(
+    "forbidden",
+    `The report's data is at ${origin}, which accepts no calls from the add-in's page: ask your admin to list ${origin} on the add-in server.`,
+  );
+}
+
 /** Maps an HTTP status (and its body) to a PlatformError whose message says what to do. */
 export function errorFromStatus(
   status: number,

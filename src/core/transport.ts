@@ -22,6 +22,12 @@ export interface HttpRequest {
    * so that the page can read the 3xx itself instead of an opaque redirect.
    */
   redirect?: "follow" | "manual";
+  /**
+   * "data-api": a deployment's data API (its `deploymentUrl`), an origin apart from the tenant's
+   * on the real platform. A transport that cannot reach it says so naming that origin
+   * (`dataOriginNotListed`); it carries the data token only, never a key of the tenant's.
+   */
+  target?: "data-api";
 }
 
 /** A byte or text stream: a web ReadableStream or any async iterable of chunks. */

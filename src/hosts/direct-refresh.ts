@@ -14,6 +14,16 @@ export interface HostCells {
   read(read: CellRead): Promise<unknown[][]>;
 }
 
+/**
+ * A new task of the page's event loop. The load's last step (parsing the answer, up to 50,000 rows
+ * a page) and the grid's layout are each long pieces of work on the page's one thread: with a task
+ * between them, input that arrived meanwhile is handled after the first, not after both
+ * (docs/benchmarks.md, "Refresh": the pane stays responsive during a run).
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 export async function refreshWithGateway(
   items: readonly RefreshItem[],
   handlers: RefreshHandlers,
@@ -25,8 +35,11 @@ export async function refreshWithGateway(
   return runRefresh(
     items,
     {
-      load: (item, onProgress, signal) =>
-        gateway.loadReportData(item.placement.report, { signal, onProgress }),
+      load: async (item, onProgress, signal) => {
+        const answer = await gateway.loadReportData(item.placement.report, { signal, onProgress });
+        await nextTask();
+        return answer;
+      },
       read: (read) => cells.read(read),
       write: (block) => cells.write(block),
       record: (item, input) =>

@@ -24,6 +24,11 @@ export interface SandboxAppOptions {
   cors: boolean;
   /** The sandbox's own base URL (SCIM resources name their `location` with it). */
   baseUrl: () => string;
+  /**
+   * `--data-port`: the base URL of the data API's own origin, which `deploymentUrl` then names (as
+   * on the real platform, where the data API is not at the tenant's origin). Unset: `baseUrl`.
+   */
+  dataBaseUrl?: (() => string) | undefined;
   /** Called once per answered request (method, path, status); never given credentials. */
   log?: ((line: string) => void) | undefined;
   /** The clock (ms since the epoch) for token expiry and refresh times; `Date.now` unless set (tests). */
@@ -56,6 +61,29 @@ function isMalformed(pathname: string): boolean {
   }
 }
 
+/**
+ * Which of the sandbox's origins a request came to, when the data API has its own (`--data-port`):
+ * server.ts says so in the request's environment. "data": the data origin; else the tenant's.
+ */
+export interface SandboxEnv {
+  sandboxOrigin?: "data" | "tenant";
+}
+
+const DATA_PATH = /^\/data(\/|$)/;
+
+/** A request on the data origin for anything but the data API, or on the tenant's for the data API. */
+function wrongOrigin(c: Context, pathname: string): boolean {
+  const onData = (c.env as SandboxEnv | undefined)?.sandboxOrigin === "data";
+  return onData !== DATA_PATH.test(pathname);
+}
+
+function elsewhere(pathname: string): HttpError {
+  const message = DATA_PATH.test(pathname)
+    ? "The data API is not at the tenant's origin here: use the deployment's deploymentUrl."
+    : `No endpoint ${pathname} on the data API's origin: the management API is at the tenant's.`;
+  return new HttpError(404, message, { body: { error: message } });
+}
+
 export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
   const state = new SandboxState(options.seed);
   const chat = new ChatEndpoints(state, options.chatDelayMs);
@@ -64,7 +92,7 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
     now,
     continueWaitMs: options.continueWaitMs ?? options.seed.continueWaitMs ?? DEFAULT_CONTINUE_WAIT_MS,
     dataDelayMs: options.dataDelayMs ?? 0,
-    baseUrl: options.baseUrl,
+    baseUrl: options.dataBaseUrl ?? options.baseUrl,
   });
   const placing = new Placing(state, now);
   const app = new Hono();
@@ -77,6 +105,8 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
       c.res = errorResponse(
         new HttpError(400, "The address is malformed: part of its path is not valid percent-encoding."),
       );
+    } else if (options.dataBaseUrl && wrongOrigin(c, pathname)) {
+      c.res = errorResponse(elsewhere(pathname));
     } else {
       await next();
     }

@@ -1,5 +1,9 @@
 /**
- * `npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]`
+ * `npm run sandbox -- [--port <n>] [--data-port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]`
+ *
+ * `--data-port` serves the data API on a second port, an origin of its own (0: a free one), as the
+ * real platform does: each deployment's `deploymentUrl` names it, the first port no longer answers
+ * `/data/…`, and the second answers nothing else. `--no-cors` applies to both.
  *
  * `--data-delay-ms` makes every data-API query run that long ("Continue wait" meanwhile).
  *
@@ -25,13 +29,16 @@ import { parseSeed, type Seed, SeedError } from "./seed.js";
 import { DEFAULT_CHAT_DELAY_MS, startSandbox } from "./server.js";
 
 const USAGE =
-  "usage: npm run sandbox -- [--port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]\n" +
+  "usage: npm run sandbox -- [--port <n>] [--data-port <n>] [--seed <file.json>] [--chat-delay-ms <n>] [--data-delay-ms <n>] [--quiet] [--no-cors]\n" +
   "  --port 0 (the default) takes a free port; without --seed the built-in demo data is served;\n" +
+  "  --data-port: the data API on this port instead, its own origin (0: a free one), named by deploymentUrl;\n" +
   '  --data-delay-ms: every data-API query runs that long, 0 to 600000 (answers "Continue wait" meanwhile);\n' +
   "  --no-cors: no Access-Control-* headers, no preflight approved (a tenant that allows no browser calls).";
 
 interface Args {
   port: number;
+  /** null: the data API at the tenant's own origin. */
+  dataPort: number | null;
   seedFile: string | null;
   chatDelayMs: number;
   dataDelayMs: number;
@@ -47,6 +54,7 @@ function fail(message: string): never {
 function readArgs(argv: string[]): Args {
   const args: Args = {
     port: 0,
+    dataPort: null,
     seedFile: null,
     chatDelayMs: DEFAULT_CHAT_DELAY_MS,
     dataDelayMs: 0,
@@ -71,6 +79,9 @@ function readArgs(argv: string[]): Args {
     switch (name) {
       case "--port":
         args.port = count(value(), 65535);
+        break;
+      case "--data-port":
+        args.dataPort = count(value(), 65535);
         break;
       case "--seed":
         args.seedFile = value();
@@ -122,6 +133,7 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox({
       port: args.port,
+      ...(args.dataPort !== null ? { dataPort: args.dataPort } : {}),
       host: "127.0.0.1",
       seed,
       chatDelayMs: args.chatDelayMs,
@@ -130,7 +142,8 @@ async function main(): Promise<void> {
       ...(args.quiet ? {} : { log }),
     });
   } catch (e) {
-    process.stderr.write(`Cannot start the sandbox on port ${args.port}: ${(e as Error).message}\n`);
+    const ports = args.dataPort !== null ? `ports ${args.port} and ${args.dataPort}` : `port ${args.port}`;
+    process.stderr.write(`Cannot start the sandbox on ${ports}: ${(e as Error).message}\n`);
     process.exit(1);
   }
   // Handlers first: a caller may stop us as soon as it reads the URL line.
@@ -153,13 +166,16 @@ async function main(): Promise<void> {
       log(`  API key (all deployments): ${DEMO_API_KEY}`);
       log(`  API key (deployment 1 only): ${DEMO_SCOPED_KEY}`);
       log(`  API key (deployment 1, row-level security region = Europe): ${DEMO_EUROPE_KEY}`);
-      log(`  data API: ${sandbox.url}/data/<deploymentId> (POST /api/v1/deployments/<id>/token for a token)`);
+      log(
+        `  data API: ${sandbox.dataUrl}/data/<deploymentId> (POST /api/v1/deployments/<id>/token for a token)`,
+      );
       log(`  SCIM token: ${DEMO_SCIM_TOKEN}`);
       log(`  agent API key (both agents): ${DEMO_AGENT_KEY}`);
       for (const a of DEMO_AGENTS) {
         log(`  agent ${a.id}: ${sandbox.url}/api/v1/public/sandbox/agents/${a.id}/chat/stream-chat-state`);
       }
     }
+    if (args.dataPort !== null) log(`  data API on its own origin: ${sandbox.dataUrl}`);
     if (args.dataDelayMs > 0)
       log(`  every data-API query runs ${args.dataDelayMs} ms ("Continue wait" meanwhile)`);
     log("Ctrl-C stops it.");

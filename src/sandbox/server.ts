@@ -6,12 +6,18 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createSandboxApp } from "./app.js";
+import { createSandboxApp, type SandboxEnv } from "./app.js";
 import type { Seed } from "./seed.js";
 
 export interface SandboxOptions {
   /** 0 (the default) takes a free port. */
   port?: number;
+  /**
+   * `--data-port`: serve the data API on this port too (0: a free one), its own origin, and only
+   * there: `deploymentUrl` names it, and the tenant's port no longer answers `/data/…` (nor this
+   * port the management API). Unset: the data API is at the tenant's origin.
+   */
+  dataPort?: number;
   /** Default 127.0.0.1. */
   host?: string;
   seed: Seed;
@@ -36,26 +42,21 @@ export interface RunningSandbox {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
   port: number;
+  /** With `dataPort`: the data API's origin (`http://127.0.0.1:DATAPORT`); else `url`. */
+  dataUrl: string;
   close(): Promise<void>;
 }
 
 export const DEFAULT_CHAT_DELAY_MS = 40;
 
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const host = options.host ?? "127.0.0.1";
-  let baseUrl = "";
-  const sandbox = createSandboxApp({
-    seed: options.seed,
-    chatDelayMs: options.chatDelayMs ?? DEFAULT_CHAT_DELAY_MS,
-    cors: options.cors ?? true,
-    baseUrl: () => baseUrl,
-    log: options.log,
-    now: options.now,
-    dataDelayMs: options.dataDelayMs,
-    continueWaitMs: options.continueWaitMs,
-  });
+/** Serves `fetch` on host:port; resolves once listening. */
+async function listen(
+  fetch: Parameters<typeof serve>[0]["fetch"],
+  port: number,
+  host: string,
+): Promise<Server> {
   // Without createServer, @hono/node-server serves plain HTTP with node:http.
-  const server = serve({ fetch: sandbox.app.fetch, port: options.port ?? 0, hostname: host }) as Server;
+  const server = serve({ fetch, port, hostname: host }) as Server;
   // Requests may carry large bodies (the 413 case); keep-alive sockets are closed on close().
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -66,19 +67,62 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     });
     server.once("error", reject);
   });
+  return server;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const urlOf = (port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  let baseUrl = "";
+  let dataBaseUrl = "";
+  const apart = options.dataPort !== undefined;
+  const sandbox = createSandboxApp({
+    seed: options.seed,
+    chatDelayMs: options.chatDelayMs ?? DEFAULT_CHAT_DELAY_MS,
+    cors: options.cors ?? true,
+    baseUrl: () => baseUrl,
+    ...(apart ? { dataBaseUrl: () => dataBaseUrl } : {}),
+    log: options.log,
+    now: options.now,
+    dataDelayMs: options.dataDelayMs,
+    continueWaitMs: options.continueWaitMs,
+  });
+  // Each server tells the app which origin a request came to (app.ts, SandboxEnv).
+  const servedAs =
+    (origin: SandboxEnv["sandboxOrigin"]) =>
+    (request: Request, env: object): Response | Promise<Response> =>
+      sandbox.app.fetch(request, { ...env, sandboxOrigin: origin });
+  const server = await listen(servedAs("tenant"), options.port ?? 0, host);
+  let dataServer: Server | null = null;
+  if (apart) {
+    try {
+      dataServer = await listen(servedAs("data"), options.dataPort ?? 0, host);
+    } catch (error) {
+      await closeServer(server);
+      throw error;
+    }
+  }
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  baseUrl = urlOf(port);
+  dataBaseUrl = dataServer ? urlOf((dataServer.address() as AddressInfo).port) : baseUrl;
 
   let closing: Promise<void> | null = null;
   return {
     url: baseUrl,
     port,
+    dataUrl: dataBaseUrl,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         sandbox.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+        await Promise.all([closeServer(server), ...(dataServer ? [closeServer(dataServer)] : [])]);
+      })();
       return closing;
     },
   };

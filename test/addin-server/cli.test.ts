@@ -18,9 +18,13 @@ let server: SpawnedAddinServer;
 
 beforeAll(async () => {
   sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
-  server = await spawnAddinServer(["--port", "0", "--tenant", sandbox.url], {
-    TENANT_ORIGINS: "https://tenant-a.example.com, https://tenant-b.example.com:8443",
-  });
+  server = await spawnAddinServer(
+    ["--port", "0", "--tenant", sandbox.url, "--data-origin", "https://data-a.example.com"],
+    {
+      TENANT_ORIGINS: "https://tenant-a.example.com, https://tenant-b.example.com:8443",
+      DATA_ORIGINS: "https://data-b.example.com:8443",
+    },
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -80,10 +84,13 @@ describe("npm run serve", () => {
     }
   });
 
-  it("tells the pane which tenants it relays to, from --tenant and TENANT_ORIGINS", async () => {
+  it("tells the pane which tenants and data origins it relays to, from --tenant, TENANT_ORIGINS, --data-origin and DATA_ORIGINS", async () => {
     const config = await (await fetch(`${server.url}/config.json`)).json();
     expect(config).toEqual({
-      relay: { tenants: [sandbox.url, "https://tenant-a.example.com", "https://tenant-b.example.com:8443"] },
+      relay: {
+        tenants: [sandbox.url, "https://tenant-a.example.com", "https://tenant-b.example.com:8443"],
+        dataOrigins: ["https://data-a.example.com", "https://data-b.example.com:8443"],
+      },
     });
   });
 
@@ -165,6 +172,14 @@ describe("npm run serve", () => {
     const withPath = await runAddinServer(["--port", "0"], { TENANT_ORIGINS: "https://t.example.com/api" });
     expect(withPath.status).toBe(2);
     expect(withPath.stderr).toContain("must be an origin only");
+    const dataHttp = await runAddinServer(["--port", "0", "--data-origin", "http://data.example.com"]);
+    expect(dataHttp.status).toBe(2);
+    expect(dataHttp.stderr).toContain('Data origin "http://data.example.com" must use https://');
+    const dataPath = await runAddinServer(["--port", "0"], {
+      DATA_ORIGINS: "https://data.example.com/data/1",
+    });
+    expect(dataPath.status).toBe(2);
+    expect(dataPath.stderr).toContain('Data origin "https://data.example.com/data/1" must be an origin only');
     expect((await runAddinServer(["--port", "70000"])).status).toBe(2);
     expect((await runAddinServer(["--cert", "a.pem"])).status).toBe(2);
     expect((await runAddinServer(["--frobnicate"])).stderr).toContain('Unknown argument "--frobnicate"');

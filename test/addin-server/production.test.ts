@@ -63,7 +63,7 @@ beforeAll(async () => {
     ],
     {
       cwd: folder,
-      env: { ...env, PORT: "", TENANT_ORIGINS: "", ADDIN_BASE_URL: "" },
+      env: { ...env, PORT: "", TENANT_ORIGINS: "", DATA_ORIGINS: "", ADDIN_BASE_URL: "" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

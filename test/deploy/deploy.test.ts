@@ -79,6 +79,7 @@ describe("the Dockerfile", () => {
     for (const name of [
       "PORT=8080",
       "TENANT_ORIGINS=",
+      "DATA_ORIGINS=",
       "ADDIN_BASE_URL=",
       "SHUTDOWN_GRACE_MS=",
       "LOG_FORMAT=",
@@ -126,7 +127,14 @@ describe("the Kubernetes example (deploy/kubernetes)", () => {
   it("runs as a non-root user and sets the server's environment", () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(container.args).toEqual(["--host", "0.0.0.0"]);
-    for (const name of ["PORT", "TENANT_ORIGINS", "ADDIN_BASE_URL", "SHUTDOWN_GRACE_MS", "LOG_FORMAT"]) {
+    for (const name of [
+      "PORT",
+      "TENANT_ORIGINS",
+      "DATA_ORIGINS",
+      "ADDIN_BASE_URL",
+      "SHUTDOWN_GRACE_MS",
+      "LOG_FORMAT",
+    ]) {
       expect(env[name], name).toBeTruthy();
     }
     expect(env.ADDIN_BASE_URL).toMatch(/^https:\/\//);

@@ -112,6 +112,43 @@ describe("the command line", () => {
   });
 });
 
+describe("--data-port: the data API at an origin of its own", () => {
+  it("a port that is not one, or none, exits with status 2", async () => {
+    for (const args of [["--data-port", "70000"], ["--data-port"]]) {
+      const run = await runSandboxCli(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("--data-port");
+    }
+  }, 60_000);
+
+  it("deploymentUrl names the second port, which serves the data API and nothing else; the first no longer serves it", async () => {
+    const sandbox = await spawnSandbox(undefined, { args: ["--data-port", "0"] });
+    try {
+      const auth = `Bearer ${DEMO_API_KEY}`;
+      const { deploymentUrl } = (await call(sandbox.url, "/api/v1/deployments/2", { auth })).json;
+      const data = new URL(deploymentUrl);
+      expect(data.origin).not.toBe(sandbox.url);
+      expect(data.hostname).toBe("127.0.0.1");
+      expect(data.pathname).toBe("/data/2");
+      const token = (await call(sandbox.url, "/api/v1/deployments/2/token", { method: "POST", auth })).json
+        .cubeApiToken;
+      const load = { method: "POST" as const, auth: token, body: { query: { measures: ["tickets.count"] } } };
+      const atData = await call(data.origin, "/data/2/cubejs-api/v1/load", load);
+      expect(atData.status).toBe(200);
+      expect(atData.json.data).toHaveLength(1);
+      // The tenant's origin no longer answers the data API, nor the data origin the management API.
+      const atTenant = await call(sandbox.url, "/data/2/cubejs-api/v1/load", load);
+      expect(atTenant.status).toBe(404);
+      expect(atTenant.json.error).toMatch(/deploymentUrl/);
+      const managementAtData = await call(data.origin, "/api/v1/deployments", { auth });
+      expect(managementAtData.status).toBe(404);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
 describe("the built-in demo data (no --seed)", () => {
   let sandbox: SpawnedSandbox;
   beforeAll(async () => {

@@ -92,7 +92,7 @@ describe("npm run start:excel", () => {
     const page = await get(`https://localhost:${port}/taskpane.html`, ca);
     expect(page.status).toBe(200);
     expect(JSON.parse((await get(`https://localhost:${port}/config.json`, ca)).body)).toEqual({
-      relay: { tenants: [sandbox] },
+      relay: { tenants: [sandbox], dataOrigins: [] },
     });
     const relayed = await get(
       `https://localhost:${port}/relay/${new URL(sandbox!).host}/api/v1/deployments`,

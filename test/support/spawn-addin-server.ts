@@ -26,7 +26,7 @@ export function runAddinServer(
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "", TENANT_ORIGINS: "", ...env },
+      env: { ...process.env, PORT: "", TENANT_ORIGINS: "", DATA_ORIGINS: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -43,7 +43,7 @@ export async function spawnAddinServer(
 ): Promise<SpawnedAddinServer> {
   const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "", TENANT_ORIGINS: "", ...env },
+    env: { ...process.env, PORT: "", TENANT_ORIGINS: "", DATA_ORIGINS: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

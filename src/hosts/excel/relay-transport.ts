@@ -10,8 +10,14 @@
  *   the relay (rule 9 makes a repeated disconnect safe); a POST (a chat question) is never resent.
  * - When neither works, the error says so in words the user can act on.
  * A tenant that answered through the relay keeps using it for the rest of the session.
+ *
+ * A deployment's data API (a request with `target: "data-api"`, at the origin its `deploymentUrl`
+ * names) is relayed when the add-in server lists that data origin, and reached directly otherwise;
+ * its load call (a POST) is never resent, and a data origin that refuses the page and is not listed
+ * is named in the error (`dataOriginNotListed`), so the user can ask their admin to list it. The
+ * relay reaches a data origin for its load call only, never for a tenant's request.
  */
-import { PlatformError } from "../../core/errors.js";
+import { dataOriginNotListed, PlatformError } from "../../core/errors.js";
 import type { HttpRequest, HttpResponse, Transport } from "../../core/transport.js";
 
 export const TENANT_REFUSES_PAGE_MESSAGE =
@@ -23,11 +29,17 @@ export interface RelayRoute {
   base: string;
   /** The tenant origins the add-in server lists. */
   tenants: readonly string[];
+  /** The data origins it lists: relayed their data API's load call only. */
+  dataOrigins?: readonly string[];
 }
 
 /** What `./config.json` holds (src/addin-server/app.ts writes it). */
 interface PaneServerConfig {
-  relay?: { tenants?: unknown };
+  relay?: { tenants?: unknown; dataOrigins?: unknown };
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((t) => typeof t === "string");
 }
 
 /**
@@ -45,8 +57,14 @@ export async function loadRelayRoute(
     if (!response.ok) return null;
     const config = (await response.json()) as PaneServerConfig;
     const tenants = config.relay?.tenants;
-    if (!Array.isArray(tenants) || !tenants.every((t) => typeof t === "string")) return null;
-    return { base: new URL("relay/", pageUrl).href, tenants };
+    if (!isStringList(tenants)) return null;
+    // An older add-in server lists no data origins.
+    const dataOrigins = config.relay?.dataOrigins;
+    return {
+      base: new URL("relay/", pageUrl).href,
+      tenants,
+      dataOrigins: isStringList(dataOrigins) ? dataOrigins : [],
+    };
   } catch {
     return null;
   }
@@ -72,6 +90,11 @@ function refusedByTenant(): PlatformError {
   return new PlatformError("forbidden", TENANT_REFUSES_PAGE_MESSAGE);
 }
 
+/** The refusal for `request`: a data origin is named (the admin lists it apart from the tenants). */
+function refused(request: HttpRequest): PlatformError {
+  return request.target === "data-api" ? dataOriginNotListed(new URL(request.url).origin) : refusedByTenant();
+}
+
 export interface RelayingTransportOptions {
   /** The transport that reaches any URL (fetch). */
   direct: Transport;
@@ -95,7 +118,7 @@ export function createRelayingTransport(options: RelayingTransportOptions): Tran
       redirect: "follow",
     });
     if (response.status === 403 && response.headers["x-relay-error"] === "tenant-not-listed") {
-      throw refusedByTenant();
+      throw refused(request);
     }
     answeredThroughRelay.add(host);
     return response;
@@ -106,7 +129,10 @@ export function createRelayingTransport(options: RelayingTransportOptions): Tran
     const relay = await route;
     const host = hostOf(request.url);
     if (!host) return options.direct(request);
-    const listed = relay?.tenants.some((origin) => hostOf(origin) === host) ?? false;
+    const listedAs = (origins: readonly string[] | undefined) =>
+      origins?.some((origin) => hostOf(origin) === host) ?? false;
+    const listed =
+      listedAs(relay?.tenants) || (request.target === "data-api" && listedAs(relay?.dataOrigins));
     if (relay && (listed || answeredThroughRelay.has(host))) return viaRelay(relay, request, host);
 
     try {
@@ -116,8 +142,8 @@ export function createRelayingTransport(options: RelayingTransportOptions): Tran
     } catch (error) {
       if (request.signal?.aborted || !looksLikeCorsRefusal(error) || answeredDirectly.has(host)) throw error;
       // No response from a host that never answered this page: most likely it refuses the page.
-      if (!relay) throw refusedByTenant();
-      if (!RESENDABLE.has(request.method)) throw refusedByTenant();
+      if (!relay) throw refused(request);
+      if (!RESENDABLE.has(request.method)) throw refused(request);
       return viaRelay(relay, request, host);
     }
   };
