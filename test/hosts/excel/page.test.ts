@@ -168,6 +168,27 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     await page.context().close();
   });
 
+  it("draws in Fluent's light theme, whose variables the page's stylesheet sets (the first script carries no theme)", async () => {
+    const { page, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
+    await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+    const colours = await page.evaluate(() => {
+      const button = [...document.querySelectorAll("button")].find((b) =>
+        b.textContent?.includes("Disconnect report here"),
+      )!;
+      return {
+        variable: getComputedStyle(document.documentElement)
+          .getPropertyValue("--colorBrandBackground")
+          .trim(),
+        // A primary button's fill is the theme's brand background: the variable reached Fluent's styles.
+        fill: getComputedStyle(button).backgroundColor,
+      };
+    });
+    expect(colours.variable).toBe("#0f6cbd");
+    expect(colours.fill).toBe("rgb(15, 108, 189)");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("a right-click on a cold runtime, before the pane's code has loaded, disconnects exactly that placement", async () => {
     const before = await placementIds();
     let release!: () => void;
