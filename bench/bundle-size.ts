@@ -7,7 +7,8 @@
  * - Sheets: what the sidebar's first screen runs is the JavaScript inlined in Sidebar.html (the
  *   module registry and the first screen's chunks); the lazy chunks are the `SidebarChunk_*.html`
  *   files the sidebar asks the server for when it first needs them, listed apart.
- * Goal: at most 120 KB of initial JavaScript in each host; KB here is 1,000 bytes (120,000 bytes).
+ * Goal: at most 115 KB of initial JavaScript in each host, headroom under the pane's 120 KB budget
+ * so the next features fit; KB here is 1,000 bytes (115,000 bytes).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +16,10 @@ import { gzipSync } from "node:zlib";
 import { builds } from "./builds.js";
 import { goalLine } from "./goal.js";
 
+/** The pane's budget for its first screen. */
 export const BUDGET_BYTES = 120_000;
+/** The goal: the budget less 5 KB of headroom. */
+export const HEADROOM_GOAL_BYTES = 115_000;
 
 const gz = (data: string | Uint8Array) => gzipSync(data, { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -90,9 +94,9 @@ export async function run(): Promise<void> {
   const budgetLine = (label: string, bytes: number, detail: string) =>
     goalLine(
       label,
-      `${kb(bytes)} gzipped (${detail})${bytes > BUDGET_BYTES ? `, over by ${kb(bytes - BUDGET_BYTES)}` : ""}`,
-      `at most ${kb(BUDGET_BYTES)}`,
-      bytes <= BUDGET_BYTES,
+      `${kb(bytes)} gzipped (${detail})${bytes > BUDGET_BYTES ? `, over the ${kb(BUDGET_BYTES)} budget by ${kb(bytes - BUDGET_BYTES)}` : ""}`,
+      `at most ${kb(HEADROOM_GOAL_BYTES)} (headroom under the ${kb(BUDGET_BYTES)} budget)`,
+      bytes <= HEADROOM_GOAL_BYTES,
     );
 
   console.log(

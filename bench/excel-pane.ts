@@ -32,6 +32,8 @@ export const EXCEL_PANE_ITEM = "#root li[data-placement-key]";
 export interface ServedExcelPane {
   /** taskpane.html on the add-in server (plain HTTP on loopback, as the bare React page is served). */
   url: string;
+  /** The tenant (the sandbox over HTTPS, CORS on), for a page that makes the pane's first request itself. */
+  tenantUrl: string;
   /**
    * For the browser's launch: Office.js's host mapped to the local server of the stand-in. Not a
    * Playwright route: with a route set, every request of the page is paused and handed to this
@@ -147,6 +149,7 @@ export async function serveExcelPane(
     closers.push(office.close);
     return {
       url: `${server.url}/taskpane.html`,
+      tenantUrl: sandbox.url,
       browserArgs: [`--host-resolver-rules=MAP ${new URL(OFFICE_JS).hostname} 127.0.0.1:${office.port}`],
       navigation: {
         // Excel's task pane is 350 px wide; the dev certificate's authority is not trusted here.

@@ -3,11 +3,12 @@
  * The Fluent theme follows the host's (light or dark) and changes with it; the dark theme's tokens
  * are loaded only when needed.
  */
-import { FluentProvider, type Theme, webLightTheme } from "@fluentui/react-components";
+import { FluentProvider, type Theme } from "@fluentui/react-components";
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { App } from "./App.js";
+import { lightTheme } from "./lightTheme.js";
 import { firstFrame, startFirstLoad } from "./listCache.js";
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
@@ -39,7 +40,7 @@ function ThemedPane({ host }: { host: SpreadsheetHost }) {
   // Until the dark tokens arrive (a moment, once), render nothing rather than flash a light pane.
   if (mode === "dark" && !dark) return null;
   return (
-    <FluentProvider theme={mode === "dark" && dark ? dark : webLightTheme} style={FILL}>
+    <FluentProvider theme={mode === "dark" && dark ? dark : lightTheme} style={FILL}>
       <App host={host} />
     </FluentProvider>
   );

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { zipSync } from "fflate";
 import type { Plugin, UserConfig } from "vite";
+import { compileHints } from "../compile-hints.js";
 import { fluentTokens } from "../fluent-tokens.js";
 import { griffelBuildTimeStyles } from "../griffel.js";
 import {
@@ -158,6 +159,8 @@ export function excelBuild(): UserConfig {
       fluentTokens(),
       addinFiles(),
       earlyScript(),
+      // The first screen: the early scripts, the pane's entry and what they import statically.
+      compileHints([...EARLY_ENTRIES, PANE_ENTRY]),
     ],
     build: {
       outDir: EXCEL_OUT_DIR,

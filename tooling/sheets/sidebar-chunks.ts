@@ -13,6 +13,7 @@
  * sidebar's CSP allows inline scripts; no eval), and resolves to the chunk's exports.
  */
 import type { Plugin } from "vite";
+import { withCompileHint } from "../compile-hints.js";
 
 /** The registry's global in the sidebar. */
 export const CHUNK_GLOBAL = "__sidebarChunks";
@@ -188,7 +189,8 @@ export function sidebarChunks(): Plugin {
         .replace(/\s*<link\b[^>]*\srel=["']modulepreload["'][^>]*>/g, "");
       if (!html.includes("</body>")) throw new Error(`${htmlName} has no </body>.`);
       // A function replacement: the code holds `$` sequences a replacement string would interpret.
-      html = html.replace("</body>", () => `<script>\n${inlineScript}\n</script>\n</body>`);
+      // The inline script is the first screen: V8 compiles its functions eagerly (compile-hints.ts).
+      html = html.replace("</body>", () => `<script>${withCompileHint(inlineScript)}\n</script>\n</body>`);
       page.source = html;
       for (const c of chunks) delete bundle[c.fileName];
       for (const [name, content] of files) {

@@ -168,6 +168,21 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     await page.context().close();
   });
 
+  it("draws in Fluent's light theme, whose variables the page's stylesheet sets (the first script carries no theme)", async () => {
+    const { page, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
+    await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+    const colours = await page.evaluate(() => ({
+      variable: getComputedStyle(document.documentElement).getPropertyValue("--colorBrandBackground").trim(),
+      // The pane's title is in the theme's foreground colour (not the browser's black): the
+      // variable reached the pane's styles.
+      title: getComputedStyle(document.querySelector("h1")!).color,
+    }));
+    expect(colours.variable).toBe("#0f6cbd");
+    expect(colours.title).toBe("rgb(36, 36, 36)");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("a right-click on a cold runtime, before the pane's code has loaded, disconnects exactly that placement", async () => {
     const before = await placementIds();
     let release!: () => void;
