@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type CellBlock,
+  type ChecksumCell,
   type ConnectWorkbookInput,
   editedRows,
   type LoadAnswer,
@@ -213,7 +214,7 @@ describe.each([
     });
     expect(input).not.toHaveProperty("placementId");
     // The checksum is of the cells as they now read back: unchanged.
-    expect(editedRows(input.resultChecksum, w.read("C4:D7"))).toEqual({ status: "unchanged" });
+    expect(editedRows(input.resultChecksum, w.read("C4:D7") as ChecksumCell[][])).toEqual({ status: "unchanged" });
     if (outcome.status === "placed") expect(outcome.placement.key).toBe("p:plc-new");
   });
 
