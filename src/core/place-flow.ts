@@ -157,6 +157,8 @@ export type PlaceEffect =
   | { type: "reread"; item: PlaceItem };
 
 export type PlaceFailure =
+  /** Excel: the workbook's id property could not be saved, so a placement could not be found again. */
+  | "no-workbook-id"
   | "no-access"
   | "query-failed"
   | "would-overwrite"
