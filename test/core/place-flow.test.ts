@@ -214,7 +214,9 @@ describe.each([
     });
     expect(input).not.toHaveProperty("placementId");
     // The checksum is of the cells as they now read back: unchanged.
-    expect(editedRows(input.resultChecksum, w.read("C4:D7") as ChecksumCell[][])).toEqual({ status: "unchanged" });
+    expect(editedRows(input.resultChecksum, w.read("C4:D7") as ChecksumCell[][])).toEqual({
+      status: "unchanged",
+    });
     if (outcome.status === "placed") expect(outcome.placement.key).toBe("p:plc-new");
   });
 
