@@ -28,6 +28,7 @@ import {
 import { describePlacement } from "../src/core/placements.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
+import { createEditNotes } from "./editWatchHandle.js";
 import { errorMessage, type SettingsField } from "./errorMessage.js";
 import { FocusRescueBox } from "./focusRescue.js";
 import { DisconnectIcon, ReloadIcon, SettingsIcon } from "./icons.js";
@@ -43,11 +44,14 @@ import { LoadingRows } from "./RetryBar.js";
 import { createRefreshHandle } from "./refreshHandle.js";
 import type { RefreshRun } from "./refreshRun.js";
 import { COMPOSER_HEIGHT, HEADER_SCROLL_MARGIN, useStickyHeaderHeight } from "./stickyHeader.js";
-import { isConnected, type PaneState, usePaneState } from "./usePaneState.js";
+import { isConnected, type Notice, type PaneState, usePaneState } from "./usePaneState.js";
 
 // Not needed for the first screen: the chat (and markdown), and Settings (its form controls).
 const AgentChat = lazy(() => import("./AgentChat.js"));
 const SettingsPanel = lazy(() => import("./SettingsPanel.js"));
+// "Place a report here": its picker loads when the button is first pressed.
+const PlacePicker = lazy(() => import("./placeParts.js").then((m) => ({ default: m.PlacePicker })));
+const HandEditsWatch = lazy(() => import("./placeParts.js").then((m) => ({ default: m.HandEditsWatch })));
 
 /** The pinned question box's height, kept on the chat section for its turns' scroll margin. */
 
@@ -171,6 +175,8 @@ function Pane({ host }: { host: SpreadsheetHost }) {
   // One refresh run for the pane's life: it survives switching views (refreshRun.ts).
   const live = useRef(state);
   live.current = state;
+  // Hand edits (HandEditsWatch.tsx): compared where the host reads cells back.
+  const [edits] = useState(() => (host.readCells ? createEditNotes() : null));
   const [run] = useState(() =>
     host.refreshPlacements
       ? createRefreshHandle({
@@ -178,6 +184,7 @@ function Pane({ host }: { host: SpreadsheetHost }) {
           workbook: () => live.current.liveWorkbook(),
           onReport: (report, epoch) => live.current.applyReport(report, epoch),
           notify,
+          edits: () => edits?.getSnapshot() ?? new Map(),
         })
       : undefined,
   );
@@ -304,6 +311,11 @@ function Pane({ host }: { host: SpreadsheetHost }) {
         {!showSettings ? <PaneTabs selected={view} onSelect={setView} /> : null}
       </header>
 
+      {edits ? (
+        <Suspense fallback={null}>
+          <HandEditsWatch host={host} state={state} notes={edits} />
+        </Suspense>
+      ) : null}
       <main ref={setMainNode} className={styles.main}>
         <PortalMountNodeProvider value={mainNode ?? undefined}>
           <PaneMessages messages={messages} onDismiss={dismiss} focusAfterLast={focusAfterMessages} />
@@ -333,8 +345,11 @@ function Pane({ host }: { host: SpreadsheetHost }) {
           >
             <ReportsView
               state={state}
-              cell={<CurrentCell state={cellState} cardRef={cellCard} run={run} />}
+              cell={
+                <CurrentCell state={cellState} cardRef={cellCard} run={run} host={host} notify={notify} />
+              }
               run={run}
+              edits={edits}
               onSelect={onSelect}
               onDisconnectPlacement={onDisconnectPlacement}
               onOpenSettings={openSettings}
@@ -379,12 +394,22 @@ function CurrentCell({
   state,
   cardRef,
   run,
+  host,
+  notify,
 }: {
   state: PaneState;
   cardRef?: RefObject<HTMLDivElement | null>;
   run?: RefreshRun | undefined;
+  host: SpreadsheetHost;
+  notify: (notice: Notice) => void;
 }) {
   const styles = useStyles();
+  // "Place a report here" where the host can list the deployment's reports and place one.
+  const canPlace = Boolean(host.placeReport && host.listDeploymentReports);
+  const [placing, setPlacing] = useState(false);
+  const placeButton = useRef<HTMLButtonElement>(null);
+  // A placement under the cell closes the picker (it is offered only where none is).
+  if (placing && state.current) setPlacing(false);
   const hintId = useId("disconnect-hint");
   const { context, current } = state;
   const busy = current ? state.busyKeys.has(current.key) : false;
@@ -444,6 +469,16 @@ function CurrentCell({
         )}
         <div className={styles.cellActions}>
           {run && current ? <RefreshHere run={run} placement={current} describedBy={hintId} /> : null}
+          {canPlace && !current && context ? (
+            <Button
+              ref={placeButton}
+              appearance="secondary"
+              aria-expanded={placing}
+              onClick={() => setPlacing((open) => !open)}
+            >
+              Place a report here
+            </Button>
+          ) : null}
           <Button
             appearance="primary"
             icon={busy ? <Spinner size="tiny" aria-hidden /> : <DisconnectIcon />}
@@ -454,6 +489,20 @@ function CurrentCell({
             Disconnect report here
           </Button>
         </div>
+        {placing && canPlace && !current ? (
+          <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
+            <PlacePicker
+              host={host}
+              state={state}
+              notify={notify}
+              onClose={(placed) => {
+                setPlacing(false);
+                // Placed: the new placement is under the cell and the button is gone; the card keeps focus.
+                (placed ? cardRef?.current : placeButton.current)?.focus();
+              }}
+            />
+          </Suspense>
+        ) : null}
       </div>
     </section>
   );

@@ -13,7 +13,7 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
-import { lazy, memo, Suspense, useState } from "react";
+import { type ComponentType, lazy, memo, Suspense, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import {
   type GroupedPlacement,
@@ -25,6 +25,7 @@ import {
   syncStatusLabel,
 } from "../src/core/placement-view.js";
 import { describePlacement, placementAnchor, placementEnd } from "../src/core/placements.js";
+import type { EditNote } from "./editWatchHandle.js";
 import { MoreIcon } from "./icons.js";
 import type { RowStatus } from "./refreshRun.js";
 
@@ -116,6 +117,7 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
   },
   warningNote: { color: tokens.colorPaletteMarigoldForeground2 },
+
   menuButton: { flexShrink: 0, marginRight: tokens.spacingHorizontalXS },
   elsewhere: {
     listStyleType: "none",
@@ -192,6 +194,10 @@ export interface PlacementItemProps {
   /** Where a refresh run stands for this placement, if it is in one. */
   refreshRow?: RowStatus | null;
   onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
+  /** Hand edits found in its cells (Edited, the rows, Locate), or why it cannot tell. */
+  edit?: EditNote | null;
+  /** How a note is shown (ReportsView's, loaded with the first note). */
+  EditLine?: ComponentType<{ edit: EditNote; onSelect(target: SelectTarget): void }> | undefined;
 }
 
 /** Same props, a virtual row's position compared by value (the list makes a new object each render). */
@@ -211,7 +217,7 @@ function sameItemProps(a: PlacementItemProps, b: PlacementItemProps): boolean {
 export const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect, virtual } =
     props;
-  const { refreshRow, onRefresh, onMoveHere } = props;
+  const { refreshRow, onRefresh, onMoveHere, edit, EditLine } = props;
   const styles = useStyles();
   const p = item.placement;
   const name = reportName(p.report);
@@ -292,6 +298,11 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
         >
           {refreshRow.kind === "queued" ? "Queued" : refreshRow.text}
         </Caption1>
+      ) : null}
+      {edit && EditLine ? (
+        <Suspense fallback={null}>
+          <EditLine edit={edit} onSelect={onSelect} />
+        </Suspense>
       ) : null}
       {item.note ? (
         <Caption1 className={mergeClasses(styles.note, item.note.kind !== "renamed" && styles.warningNote)}>

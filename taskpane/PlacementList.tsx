@@ -32,7 +32,13 @@ import {
   type SheetGroup,
 } from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
-import { PlacementItem, type SelectTarget, type VirtualRow } from "./PlacementItem.js";
+import type { EditNote } from "./editWatchHandle.js";
+import {
+  PlacementItem,
+  type PlacementItemProps,
+  type SelectTarget,
+  type VirtualRow,
+} from "./PlacementItem.js";
 import type { RowStatus } from "./refreshRun.js";
 import type { Row } from "./VirtualRows.js";
 
@@ -106,6 +112,9 @@ interface PlacementListProps {
   refreshRows?: ReadonlyMap<string, RowStatus>;
   /** Refresh and Refresh report from a row's menu; absent where the host cannot refresh. */
   onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
+  /** Hand edits found (Edited, rows, Locate), by placement key, and how a note is shown. */
+  edits?: ReadonlyMap<string, EditNote>;
+  EditLine?: PlacementItemProps["EditLine"];
 }
 
 /** Whether keyboard focus is nowhere useful (on the body, or on an element just removed). */
@@ -117,7 +126,7 @@ function focusLost(): boolean {
 export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
   const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect, refreshRows, onRefresh } =
     props;
-  const { onMoveHere } = props;
+  const { onMoveHere, edits, EditLine } = props;
   const styles = useStyles();
   const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
@@ -262,6 +271,8 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       onMoveHere={onMoveHere}
       refreshRow={refreshRows?.get(item.placement.key) ?? null}
       onRefresh={onRefresh}
+      edit={edits?.get(item.placement.key) ?? null}
+      EditLine={EditLine}
     />
   );
 

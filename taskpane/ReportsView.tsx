@@ -5,6 +5,7 @@
 import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState, useSyncExternalStore } from "react";
 import { type PlacedReport, reportKey } from "../src/core/placement-view.js";
+import { type EditNotes, useEditNotes } from "./editWatchHandle.js";
 import type { SettingsField } from "./errorMessage.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
@@ -46,6 +47,9 @@ const RefreshBar = lazy(() => import("./RefreshProgress.js"));
 // The filter box: only for a long list, so loaded apart too.
 const PlacementFilter = lazy(() => import("./PlacementFilter.js"));
 
+// A placement's hand edits (Edited, Locate): loaded with the first note.
+const HandEditLine = lazy(() => import("./placeParts.js").then((m) => ({ default: m.HandEditLine })));
+
 const NO_RUN = { subscribe: () => () => {}, getSnapshot: () => null };
 
 /** The run's state, or null where the host cannot refresh. */
@@ -64,6 +68,8 @@ interface ReportsViewProps {
   focusAfterRetry(): HTMLElement | null;
   /** The refresh run, where the host can refresh (Refresh all, progress, the overwrite question). */
   run?: RefreshRun | undefined;
+  /** Hand edits found, where the host reads cells back. */
+  edits?: EditNotes | null | undefined;
 }
 
 /** The Reports view: what is loading or failed, the selected cell, this workbook's placements. */
@@ -73,10 +79,12 @@ export function ReportsView({
   onSelect,
   onDisconnectPlacement,
   run,
+  edits,
   ...retry
 }: ReportsViewProps) {
   const styles = useStyles();
   const runState = useOptionalRun(run);
+  const editNotes = useEditNotes(edits);
   const onRefresh = useCallback(
     (p: PlacedReport, whole: "placement" | "report") =>
       void run?.start(
@@ -183,6 +191,8 @@ export function ReportsView({
             onDisconnect={onDisconnectPlacement}
             onMoveHere={onMoveHere}
             refreshRows={runState?.rows}
+            edits={editNotes}
+            EditLine={HandEditLine}
             onRefresh={run ? onRefresh : undefined}
           />
         )}

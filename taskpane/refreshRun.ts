@@ -5,6 +5,7 @@
  * TypeScript outside React (components read it with useSyncExternalStore), so a run survives
  * switching views, and one run at a time.
  */
+import type { EditNote } from "../src/core/hand-edits.js";
 import type { PlacedReport, SheetRef } from "../src/core/placement-view.js";
 import { type RefreshSummary, refreshProgressText, refreshSummary } from "../src/core/refresh-flow.js";
 import type { RefreshScope } from "../src/core/refresh-plan.js";
@@ -54,6 +55,8 @@ export interface RefreshRunDeps {
    */
   onReport(report: Report, epoch: number): void;
   notify(notice: Notice): void;
+  /** Hand edits the pane found (editWatch.ts): an edited placement's refresh asks first. */
+  edits?(): ReadonlyMap<string, EditNote>;
 }
 
 export interface RefreshRun {
@@ -124,6 +127,40 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
       rows,
       question: null,
     });
+    const ask = (question: string) =>
+      new Promise<boolean>((resolve) => {
+        pendingAnswer = resolve;
+        set({ question });
+      });
+    // A placement edited by hand is refreshed only if the user says so (docs/pane.md, "Edited").
+    const notes = deps.edits?.();
+    if (notes && plan.items.some((i) => notes.get(i.placement.key)?.kind === "edited")) {
+      const { editedRefreshQuestion, editsKeptMessage } = await import("../src/core/hand-edits.js");
+      const kept: typeof plan.items = [];
+      for (const item of plan.items) {
+        const note = notes.get(item.placement.key);
+        if (note?.kind !== "edited") {
+          kept.push(item);
+          continue;
+        }
+        if (!controller.signal.aborted && (await ask(editedRefreshQuestion(item.placement, note)))) {
+          kept.push(item);
+          continue;
+        }
+        const message = editsKeptMessage(item.placement, note);
+        plan.notRefreshed.push({ placement: item.placement, reason: "edited", message });
+        setRow(item.placement.key, { kind: "not-refreshed", text: message });
+      }
+      plan = { ...plan, items: kept };
+      if (kept.length === 0) {
+        controller = null;
+        pendingAnswer = null;
+        set({ running: false, stopping: false, question: null, total: 0 });
+        deps.notify(notice(refreshSummary([], plan.notRefreshed)));
+        return;
+      }
+      set({ total: kept.length });
+    }
     try {
       const outcomes = await refresh(plan.items, {
         signal: controller.signal,
@@ -142,11 +179,7 @@ export function createRefreshRun(deps: RefreshRunDeps): RefreshRun {
             refreshed: state.refreshed + (o.status === "refreshed" ? 1 : 0),
           });
         },
-        confirmOverwrite: (question) =>
-          new Promise<boolean>((resolve) => {
-            pendingAnswer = resolve;
-            set({ question });
-          }),
+        confirmOverwrite: ask,
       });
       deps.notify(notice(refreshSummary(outcomes, plan.notRefreshed)));
     } catch (error) {

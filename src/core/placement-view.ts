@@ -55,9 +55,13 @@ export function reportName(report: { name: string }): string {
   return revealInvisible(report.name);
 }
 
-/** Replaces a report in a list by id (the service's answer replaces the one shown). */
+/**
+ * Replaces a report in a list by id (the service's answer replaces the one shown), or adds it at the
+ * end when the list does not hold it (a report just placed in this workbook for the first time).
+ */
 export function replaceReport(reports: readonly Report[], updated: Report): Report[] {
-  return reports.map((r) => (r.id === updated.id && r.deploymentId === updated.deploymentId ? updated : r));
+  const same = (r: Report) => r.id === updated.id && r.deploymentId === updated.deploymentId;
+  return reports.some(same) ? reports.map((r) => (same(r) ? updated : r)) : [...reports, updated];
 }
 
 const SYNC_STATUS_LABELS: Record<PlacementSyncStatus, string> = {

@@ -34,6 +34,8 @@ export interface RefreshItem {
   anchor: CellRef;
   /** The cells the placement covered before (its anchor to its stored last cell), when known. */
   previous: CellRange | null;
+  /** A placement being made (Place a report here, src/core/place-flow.ts), not one refreshed. */
+  isNew?: boolean;
 }
 
 export type NotRefreshedReason =
@@ -219,6 +221,9 @@ export function overwriteQuestion(
   firstFilled: string,
 ): string {
   const where = `${quoteSheetName(revealInvisible(item.sheet.name))}!${taken.map(formatRange).join(", ")}`;
+  if (item.isNew) {
+    return `${reportName(item.placement.report)} placed here covers ${where}, and ${firstFilled} is not empty. Overwrite those cells?`;
+  }
   return `${reportName(item.placement.report)} has grown: its new result also covers ${where}, and ${firstFilled} is not empty. Overwrite those cells?`;
 }
 

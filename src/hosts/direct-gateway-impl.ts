@@ -195,6 +195,13 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     async recordRefresh(deploymentId, reportId, input) {
       return (await client()).client.recordRefresh(deploymentId, reportId, input);
     },
+    async listDeploymentReports() {
+      const { client: c, settings } = await client();
+      return c.listReports(pickedDeployment(settings));
+    },
+    async getReport(deploymentId, reportId) {
+      return (await client()).client.getReport(deploymentId, reportId);
+    },
     async connectReportToWorkbook(deploymentId, reportId, input) {
       return (await client()).client.connectReportToWorkbook(deploymentId, reportId, input);
     },

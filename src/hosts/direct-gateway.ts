@@ -27,6 +27,10 @@ export interface DirectGateway extends PlatformGateway {
   ): Promise<LoadAnswer>;
   /** Records a refresh of one placement, with the checksum of what was written. */
   recordRefresh(deploymentId: number, reportId: number, input: RefreshInput): Promise<Report>;
+  /** Every report of the deployment in Settings, across every page (Place a report here). */
+  listDeploymentReports(): Promise<Report[]>;
+  /** One report as the service has it now. */
+  getReport(deploymentId: number, reportId: number): Promise<Report>;
   /** Places a report, or corrects a placement's address. */
   connectReportToWorkbook(
     deploymentId: number,
@@ -98,6 +102,8 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     loadReportData: async (report, opts) => (await gateway()).loadReportData(report, opts),
     recordRefresh: async (deploymentId, reportId, input) =>
       (await gateway()).recordRefresh(deploymentId, reportId, input),
+    listDeploymentReports: async () => (await gateway()).listDeploymentReports(),
+    getReport: async (deploymentId, reportId) => (await gateway()).getReport(deploymentId, reportId),
     connectReportToWorkbook: async (deploymentId, reportId, input) =>
       (await gateway()).connectReportToWorkbook(deploymentId, reportId, input),
     disconnect: async (deploymentId, reportId, input) =>

@@ -3,10 +3,11 @@
  * refresh flow (src/core/refresh-flow.ts) run over the host's cells and the direct gateway (the data
  * API, and the record). The flow's code loads with the first refresh.
  */
+import type { PlaceItem, PlaceOutcome } from "../core/place-flow.js";
 import type { CellBlock, CellRead, RefreshOutcome, WriteLimits } from "../core/refresh-flow.js";
 import type { RefreshItem } from "../core/refresh-plan.js";
 import type { DirectGateway } from "./direct-gateway.js";
-import type { RefreshHandlers } from "./host.js";
+import type { PlaceHandlers, RefreshHandlers } from "./host.js";
 
 /** A host's cells: one round trip per block written or range read. */
 export interface HostCells {
@@ -47,5 +48,33 @@ export async function refreshWithGateway(
       confirmOverwrite: (_item, question) => handlers.confirmOverwrite(question),
     },
     { limits, signal: handlers.signal, onProgress: handlers.onProgress, onOutcome: handlers.onOutcome },
+  );
+}
+
+/**
+ * "Place a report here" for the same hosts: the core's place flow (src/core/place-flow.ts) over the
+ * host's cells and the direct gateway (the data API, connect-workbook, the report read again when
+ * an answer was lost). Its code loads with the first place.
+ */
+export async function placeWithGateway(
+  item: PlaceItem,
+  handlers: PlaceHandlers,
+  gateway: Pick<DirectGateway, "loadReportData" | "connectReportToWorkbook" | "getReport">,
+  cells: HostCells,
+  limits?: WriteLimits,
+): Promise<PlaceOutcome> {
+  const { runPlace } = await import("../core/place-flow.js");
+  const report = item.placement.report;
+  return runPlace(
+    item,
+    {
+      load: (_item, onProgress, signal) => gateway.loadReportData(report, { signal, onProgress }),
+      read: (read) => cells.read(read),
+      write: (block) => cells.write(block),
+      connect: (_item, input) => gateway.connectReportToWorkbook(report.deploymentId, report.id, input),
+      getReport: () => gateway.getReport(report.deploymentId, report.id),
+      confirmOverwrite: (_item, question) => handlers.confirmOverwrite(question),
+    },
+    { limits, signal: handlers.signal },
   );
 }

@@ -11,8 +11,9 @@ import type { ChatMessage } from "../core/chat-messages.js";
 import type { AgentAnswer } from "../core/chat-request.js";
 import type { DirectoryUser, DirectoryUserPage } from "../core/directory.js";
 import type { Outcome } from "../core/messages.js";
+import type { PlaceItem, PlaceOutcome } from "../core/place-flow.js";
 import type { SheetRef } from "../core/placement-view.js";
-import type { RefreshOutcome, RefreshProgress } from "../core/refresh-flow.js";
+import type { CellRead, RefreshOutcome, RefreshProgress } from "../core/refresh-flow.js";
 import type { RefreshItem } from "../core/refresh-plan.js";
 import type {
   ConnectWorkbookInput,
@@ -119,6 +120,13 @@ export interface RefreshHandlers {
   confirmOverwrite(question: string): Promise<boolean>;
 }
 
+/** What the pane hands a place: how to ask the user, and how to cancel before anything is written. */
+export interface PlaceHandlers {
+  signal?: AbortSignal;
+  /** Asked before cells that are not empty are overwritten (Overwrite / Cancel). */
+  confirmOverwrite(question: string): Promise<boolean>;
+}
+
 export type HostKind = "excel" | "sheets" | "preview";
 
 export interface SpreadsheetHost {
@@ -157,6 +165,24 @@ export interface SpreadsheetHost {
    * cannot refresh yet leaves it out, and the pane offers no Refresh.
    */
   refreshPlacements?(items: readonly RefreshItem[], handlers: RefreshHandlers): Promise<RefreshOutcome[]>;
+  /**
+   * Optional, with `placeReport`: the reports of the deployment in Settings, for "Place a report
+   * here" to choose from (every page; a host that cannot list them leaves it out).
+   */
+  listDeploymentReports?(): Promise<Report[]>;
+  /**
+   * Optional: places a report as planned by the core (src/core/place-flow.ts): its cells written as a
+   * refresh writes them, then the placement recorded with `connect-workbook`. In Excel the workbook
+   * gets its id property first if it has none. A host that leaves it (or `listDeploymentReports`)
+   * out offers no "Place a report here".
+   */
+  placeReport?(item: PlaceItem, handlers: PlaceHandlers): Promise<PlaceOutcome>;
+  /**
+   * Optional: the values of a range as the host reads them back (empty cells as ""), one round trip
+   * per call; the pane compares them with a placement's checksum (hand edits). A host that leaves it
+   * out shows no "Edited".
+   */
+  readCells?(read: CellRead): Promise<unknown[][]>;
   /** Commands from outside the pane. Returns the function that unsubscribes. */
   onCommand(listener: (command: HostCommand) => void): () => void;
   /**

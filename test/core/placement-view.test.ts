@@ -31,6 +31,12 @@ describe("the placement view shared by the pane and the host commands", () => {
     expect(replaceReport([other, report], updated).map((r) => r.name)).toEqual(["Other", "Renamed"]);
   });
 
+  it("adds a report the list does not hold yet (one just placed here)", () => {
+    const other = fullReport({ id: 5, name: "Other" });
+    expect(replaceReport([other], report).map((r) => r.name)).toEqual(["Other", "Revenue by region"]);
+    expect(replaceReport([other], { ...other, deploymentId: 2 })).toHaveLength(2);
+  });
+
   it("labels sync statuses, and anything unknown as Unknown", () => {
     expect(syncStatusLabel("UP_TO_DATE")).toBe("Up to date");
     expect(syncStatusLabel("CHANGED")).toBe("Out of date");

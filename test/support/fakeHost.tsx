@@ -5,7 +5,18 @@
 import { act } from "react";
 import { beforeEach } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
+// The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
+import type { LoadAnswer } from "../../src/core/data-api.js";
 import { PlatformError } from "../../src/core/errors.js";
+import { formatCell, parseCell, rangeOf } from "../../src/core/location.js";
+import { type PlaceItem, type PlaceOutcome, runPlace } from "../../src/core/place-flow.js";
+import {
+  type CellBlock,
+  type CellRead,
+  type RefreshOutcome,
+  runRefresh,
+} from "../../src/core/refresh-flow.js";
+import type { RefreshItem } from "../../src/core/refresh-plan.js";
 import type {
   ConnectWorkbookInput,
   DisconnectInput,
@@ -24,7 +35,6 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
-// The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
 import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 // And of connect-workbook (create, update, addressOnly).
 import { connectPlacement } from "../../src/sandbox/placing.js";
@@ -457,5 +467,179 @@ export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void
         await new Promise((r) => setTimeout(r, 10));
       });
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A host that writes and reads cells: Refresh, Place a report here and hand edits.
+
+/** A report's answer of `rows` rows under a "Region" and a "Count" column (the grid adds a header row). */
+export function regionAnswer(rows: number): LoadAnswer {
+  return {
+    query: { dimensions: ["orders.region"], measures: ["orders.count"] },
+    data: Array.from({ length: rows }, (_, i) => ({
+      "orders.region": `R${i + 1}`,
+      "orders.count": String(i + 1),
+    })),
+    annotation: {
+      measures: { "orders.count": { title: "Orders Count", shortTitle: "Count", type: "number" } },
+      dimensions: { "orders.region": { title: "Orders Region", shortTitle: "Region", type: "string" } },
+      segments: {},
+      timeDimensions: {},
+    },
+    lastRefreshTime: null,
+    total: rows,
+  };
+}
+
+/**
+ * FakeHost with cells (by sheet name and A1), the core's refresh and place flows over them, and a
+ * service that records as the sandbox does: a refresh or a place leaves the placement UP_TO_DATE
+ * with the checksum sent; a place without `placementId` creates the placement, or updates the one
+ * at the same workbook, sheet and anchor. `catalogue` is the deployment's reports.
+ */
+export class CellsFakeHost extends FakeHost {
+  readonly cells = new Map<string, unknown>();
+  catalogue: Report[] = [];
+  /** Rows each report's data answers with. */
+  answerRows = 3;
+  readonly cellCalls = { read: [] as CellRead[], connect: 0, record: 0 };
+  private nextId = 1;
+
+  private key(sheet: string, cell: string) {
+    return `${sheet}!${cell}`;
+  }
+
+  /** The user types into a cell. */
+  type(sheet: string, cell: string, value: unknown) {
+    this.cells.set(this.key(sheet, cell), value);
+  }
+
+  private write(block: CellBlock) {
+    const start = parseCell(block.topLeft)!;
+    for (const address of block.clear) {
+      const [a, b] = address.split(":");
+      const r = rangeOf(a!, b)!;
+      for (let row = r.top; row <= r.bottom; row++)
+        for (let col = r.left; col <= r.right; col++)
+          this.cells.delete(this.key(block.sheet.name, formatCell({ row, col })));
+    }
+    block.values.forEach((line, r) => {
+      line.forEach((v, c) => {
+        this.cells.set(
+          this.key(block.sheet.name, formatCell({ row: start.row + r, col: start.col + c })),
+          v ?? "",
+        );
+      });
+    });
+  }
+
+  private read(read: CellRead): unknown[][] {
+    const [a, b] = read.range.split(":");
+    const r = rangeOf(a!, b)!;
+    const out: unknown[][] = [];
+    for (let row = r.top; row <= r.bottom; row++) {
+      const line: unknown[] = [];
+      for (let col = r.left; col <= r.right; col++)
+        line.push(this.cells.get(this.key(read.sheet.name, formatCell({ row, col }))) ?? "");
+      out.push(line);
+    }
+    return out;
+  }
+
+  private store(updated: Report): Report {
+    const known = this.reports.some((r) => r.id === updated.id);
+    this.reports = known
+      ? this.reports.map((r) => (r.id === updated.id ? updated : r))
+      : [...this.reports, updated];
+    return updated;
+  }
+
+  private reportOf(id: number): Report {
+    const found = this.reports.find((r) => r.id === id) ?? this.catalogue.find((r) => r.id === id);
+    if (!found) throw { kind: "not-found", message: "Not found (404)." };
+    return found;
+  }
+
+  async listDeploymentReports(): Promise<Report[]> {
+    return this.catalogue;
+  }
+
+  async readCells(read: CellRead): Promise<unknown[][]> {
+    this.cellCalls.read.push(read);
+    return this.read(read);
+  }
+
+  async placeReport(
+    item: PlaceItem,
+    handlers: import("../../src/hosts/host.js").PlaceHandlers,
+  ): Promise<PlaceOutcome> {
+    return runPlace(item, {
+      load: async () => regionAnswer(this.answerRows),
+      read: async (r) => this.read(r),
+      write: async (b) => this.write(b),
+      getReport: async () => this.reportOf(item.placement.report.id),
+      confirmOverwrite: (_i, q) => handlers.confirmOverwrite(q),
+      connect: async (_i, input) => {
+        this.cellCalls.connect++;
+        const report = this.reportOf(item.placement.report.id);
+        const placements = (report.externalWorkbookPlacements ?? []).filter(
+          (p) =>
+            !(
+              p.workbookId === input.externalWorkbookId &&
+              p.sheetName === input.sheetName &&
+              p.anchorCell === input.anchorCell
+            ),
+        );
+        placements.push({
+          id: `new-${this.nextId++}`,
+          workbookId: input.externalWorkbookId,
+          workbookName: input.workbookName ?? null,
+          sheetId: input.sheetId ?? null,
+          sheetName: input.sheetName ?? null,
+          anchorCell: input.anchorCell ?? null,
+          endResultCell: input.endResultCell ?? null,
+          resultLocation: input.resultLocation,
+          host: input.host ?? null,
+          resultChecksum: input.resultChecksum ?? null,
+          queryChecksum: report.currentQueryChecksum ?? "q",
+          syncStatus: "UP_TO_DATE",
+          placedAt: "2026-11-27T09:00:00Z",
+          refreshedAt: new Date().toISOString(),
+        });
+        return this.store({ ...report, externalWorkbookPlacements: placements });
+      },
+    });
+  }
+
+  async refreshPlacements(
+    items: readonly RefreshItem[],
+    handlers: import("../../src/hosts/host.js").RefreshHandlers,
+  ): Promise<RefreshOutcome[]> {
+    return runRefresh(
+      items,
+      {
+        load: async () => regionAnswer(this.answerRows),
+        read: async (r) => this.read(r),
+        write: async (b) => this.write(b),
+        confirmOverwrite: (_i, q) => handlers.confirmOverwrite(q),
+        record: async (item, input) => {
+          this.cellCalls.record++;
+          const report = this.reportOf(item.placement.report.id);
+          const placements = (report.externalWorkbookPlacements ?? []).map((p) =>
+            p.id === item.placement.id
+              ? {
+                  ...p,
+                  resultChecksum: input.resultChecksum ?? null,
+                  endResultCell: input.endResultCell ?? p.endResultCell,
+                  syncStatus: "UP_TO_DATE" as const,
+                }
+              : p,
+          );
+          return this.store({ ...report, externalWorkbookPlacements: placements });
+        },
+      },
+      { signal: handlers.signal, onProgress: handlers.onProgress, onOutcome: handlers.onOutcome },
+    );
   }
 }

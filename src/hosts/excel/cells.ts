@@ -12,11 +12,12 @@
  */
 
 import { formatCell, parseCell } from "../../core/location.js";
+import type { PlaceItem, PlaceOutcome } from "../../core/place-flow.js";
 import type { CellBlock, CellRead, RefreshOutcome } from "../../core/refresh-flow.js";
 import type { RefreshItem } from "../../core/refresh-plan.js";
 import type { DirectGateway } from "../direct-gateway.js";
-import { refreshWithGateway } from "../direct-refresh.js";
-import type { RefreshHandlers } from "../host.js";
+import { placeWithGateway, refreshWithGateway } from "../direct-refresh.js";
+import type { PlaceHandlers, RefreshHandlers } from "../host.js";
 import type { ExcelApi } from "./office.js";
 
 function isItemNotFound(error: unknown): boolean {
@@ -111,4 +112,51 @@ export function refreshInExcel(
   Excel: Pick<ExcelApi, "run">,
 ): Promise<RefreshOutcome[]> {
   return refreshWithGateway(items, handlers, gateway, createExcelCells(Excel));
+}
+
+/**
+ * Makes sure the workbook's id property holds `id` (the id placements are recorded under), adding
+ * it when the file has none (a read-only file could not take it when the pane first read it:
+ * host.ts). `CustomPropertyCollection.add` creates the property or sets an existing one (ExcelApi
+ * 1.7). Resolves null when it is there, else what to tell the user.
+ */
+export async function storeWorkbookId(
+  Excel: Pick<ExcelApi, "run">,
+  property: string,
+  id: string,
+): Promise<string | null> {
+  try {
+    return await Excel.run(async (context: Context) => {
+      const custom = context.workbook.properties.custom;
+      const stored = custom.getItemOrNullObject(property).load("value");
+      await context.sync();
+      const value = stored.isNullObject === true ? "" : String(stored.value ?? "").trim();
+      if (value === id) return null;
+      if (value) {
+        return "Not placed: this workbook's id is not the one the pane loaded (the file changed). Press Reload list, then try again.";
+      }
+      custom.add(property, id);
+      await context.sync();
+      return null;
+    });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return `Not placed: the workbook's id could not be saved in its properties (${detail}), so the placement could not be found again. A read-only or protected file cannot hold placements: use a copy you can edit.`;
+  }
+}
+
+/**
+ * The Excel host's "Place a report here": the workbook's id property made sure of (the placement is
+ * recorded under it), then the core's place flow over these cells and the direct gateway.
+ */
+export async function placeInExcel(
+  item: PlaceItem,
+  handlers: PlaceHandlers,
+  gateway: Pick<DirectGateway, "loadReportData" | "connectReportToWorkbook" | "getReport">,
+  Excel: Pick<ExcelApi, "run">,
+  idProperty: string,
+): Promise<PlaceOutcome> {
+  const refused = await storeWorkbookId(Excel, idProperty, item.target.workbookId);
+  if (refused !== null) return { status: "not-placed", item, reason: "no-workbook-id", message: refused };
+  return placeWithGateway(item, handlers, gateway, createExcelCells(Excel));
 }

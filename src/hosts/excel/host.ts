@@ -333,6 +333,19 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
       }
     },
 
+    listDeploymentReports: () => platform.listDeploymentReports(),
+
+    async placeReport(item, handlers) {
+      // Placing loads with the first place: the first screen does without it.
+      const { placeInExcel } = await import("./cells.js");
+      return placeInExcel(item, handlers, platform, Excel, WORKBOOK_ID_PROPERTY);
+    },
+
+    async readCells(read) {
+      const { createExcelCells } = await import("./cells.js");
+      return createExcelCells(Excel).read(read);
+    },
+
     async refreshPlacements(items, handlers) {
       // Writing cells loads with the first refresh: the first screen does without it.
       const { refreshInExcel } = await import("./cells.js");

@@ -5,8 +5,9 @@
  */
 import { placedReports } from "../../core/placement-view.js";
 import { findPlacementAt } from "../../core/placements.js";
+import type { CellBlock, CellRead } from "../../core/refresh-flow.js";
 import type { DirectGateway } from "../direct-gateway.js";
-import { refreshWithGateway } from "../direct-refresh.js";
+import { placeWithGateway, refreshWithGateway } from "../direct-refresh.js";
 import type {
   ActiveContext,
   HostCommand,
@@ -23,7 +24,9 @@ import type { PreviewWorkbook } from "./workbook.js";
  * report's data and the record of a refresh (the direct gateway's).
  */
 export type PreviewGateway = PlatformGateway &
-  Pick<DirectGateway, "listWorkbookReports" | "loadReportData" | "recordRefresh">;
+  Pick<DirectGateway, "listWorkbookReports" | "loadReportData" | "recordRefresh"> &
+  // Place a report here is offered when the gateway has all three.
+  Partial<Pick<DirectGateway, "listDeploymentReports" | "getReport" | "connectReportToWorkbook">>;
 
 type CommandOutcome = import("../host.js").Outcome;
 
@@ -128,11 +131,53 @@ export function createPreviewHost(
   // A hand edit (the grid's typing, Delete) changes cells the context does not show: the pane
   // hears of it as of any change of the workbook. A refresh's own writes are not edits.
   workbook.onCellsEdited(() => workbookListeners.notify());
+  const cells = {
+    async write(block: CellBlock) {
+      workbook.writeCells({
+        sheetId: block.sheet.id,
+        sheetName: block.sheet.name,
+        topLeft: block.topLeft,
+        values: block.values,
+        dateFormats: block.dateFormats,
+        clear: block.clear,
+      });
+    },
+    async read({ sheet, range }: CellRead) {
+      return workbook.readCells(sheet.id, sheet.name, range);
+    },
+  };
+  const { listDeploymentReports, getReport, connectReportToWorkbook } = gateway;
+  const placing =
+    listDeploymentReports && getReport && connectReportToWorkbook
+      ? ({
+          listDeploymentReports: () => listDeploymentReports.call(gateway),
+          async placeReport(item, handlers) {
+            const outcome = await placeWithGateway(
+              item,
+              handlers,
+              {
+                loadReportData: (report, options) => gateway.loadReportData(report, options),
+                getReport: (d, r) => getReport.call(gateway, d, r),
+                connectReportToWorkbook: (d, r, input) => connectReportToWorkbook.call(gateway, d, r, input),
+              },
+              cells,
+            );
+            // The workbook shades the new placement as the service recorded it.
+            if (outcome.status === "placed") workbook.replaceReport(outcome.report);
+            return outcome;
+          },
+        } satisfies Pick<SpreadsheetHost, "listDeploymentReports" | "placeReport">)
+      : {};
 
   return {
     kind: "preview",
     label: "Preview",
     platform,
+    ...placing,
+
+    async readCells(read) {
+      return cells.read(read);
+    },
 
     async activeContext() {
       return contextOf(workbook);
@@ -166,21 +211,7 @@ export function createPreviewHost(
           },
         },
         gateway,
-        {
-          async write(block) {
-            workbook.writeCells({
-              sheetId: block.sheet.id,
-              sheetName: block.sheet.name,
-              topLeft: block.topLeft,
-              values: block.values,
-              dateFormats: block.dateFormats,
-              clear: block.clear,
-            });
-          },
-          async read({ sheet, range }) {
-            return workbook.readCells(sheet.id, sheet.name, range);
-          },
-        },
+        cells,
       );
       return outcomes;
     },

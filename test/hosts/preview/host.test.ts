@@ -406,3 +406,36 @@ describe("createPreviewHost", () => {
     });
   });
 });
+
+describe("the preview host's cells and Place a report here", () => {
+  it("reads a range back as written; offers placing only with a gateway that can list, place and reread", async () => {
+    const { host, workbook } = setup();
+    workbook.writeCells({
+      sheetId: NOTES.id,
+      sheetName: NOTES.name,
+      topLeft: "H30",
+      values: [
+        ["Region", "Count"],
+        ["North", 1],
+      ],
+      dateFormats: [],
+      clear: [],
+    });
+    expect(await host.readCells!({ sheet: { id: NOTES.id, name: NOTES.name }, range: "H30:J31" })).toEqual([
+      ["Region", "Count", ""],
+      ["North", 1, ""],
+    ]);
+    expect(host.placeReport).toBeUndefined();
+    expect(host.listDeploymentReports).toBeUndefined();
+
+    const seed = demoSeed();
+    const placing = createPreviewHost(new PreviewWorkbook(DEMO_WORKBOOK, seed.reports), {
+      ...fakeGateway(),
+      listDeploymentReports: vi.fn(async () => seed.reports),
+      getReport: vi.fn(async () => seed.reports[0]!),
+      connectReportToWorkbook: vi.fn(async () => seed.reports[0]!),
+    });
+    expect(typeof placing.placeReport).toBe("function");
+    expect(await placing.listDeploymentReports!()).toHaveLength(seed.reports.length);
+  });
+});
