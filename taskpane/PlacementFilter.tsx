@@ -1,8 +1,13 @@
 /**
- * The filter box above a long list of placements (loaded apart from the first screen: it shows only
- * past FILTER_ABOVE placements). Says how many placements are shown, politely, as the user types.
+ * The filter box above a long list of placements (loaded apart from the first screen, with its
+ * matching: it shows only past FILTER_ABOVE placements). Hands the placements that match to the
+ * list, and says how many are shown, politely, as the user types.
  */
 import { Caption1, makeStyles, SearchBox, tokens } from "@fluentui/react-components";
+import { useEffect, useMemo, useState } from "react";
+import type { PlacedReport } from "../src/core/placement-view.js";
+import type { SheetInfo } from "../src/hosts/host.js";
+import { filterPlacements } from "./placementFilter.js";
 
 const useStyles = makeStyles({
   box: { display: "flex", flexDirection: "column", rowGap: tokens.spacingVerticalXXS, minWidth: 0 },
@@ -11,17 +16,24 @@ const useStyles = makeStyles({
 });
 
 export default function PlacementFilter({
-  value,
-  onChange,
-  shown,
-  total,
+  here,
+  sheets,
+  onFiltered,
 }: {
-  value: string;
-  onChange(value: string): void;
-  shown: number;
-  total: number;
+  here: readonly PlacedReport[];
+  sheets: readonly SheetInfo[];
+  /** The placements that match; null when nothing is typed (the whole list). */
+  onFiltered(placements: readonly PlacedReport[] | null): void;
 }) {
   const styles = useStyles();
+  const [value, setValue] = useState("");
+  const shown = useMemo(
+    () => (value.trim() === "" ? null : filterPlacements(here, sheets, value)),
+    [here, sheets, value],
+  );
+  useEffect(() => onFiltered(shown), [shown, onFiltered]);
+  // Gone (the list is short again): the whole list shows.
+  useEffect(() => () => onFiltered(null), [onFiltered]);
   return (
     <div className={styles.box}>
       <SearchBox
@@ -29,14 +41,14 @@ export default function PlacementFilter({
         aria-label="Filter reports"
         placeholder="Filter by report, sheet or cell"
         value={value}
-        onChange={(_, data) => onChange(data.value)}
+        onChange={(_, data) => setValue(data.value)}
       />
       <Caption1 className={styles.count} role="status" aria-live="polite">
-        {value.trim() === ""
+        {shown === null
           ? ""
-          : shown === 0
+          : shown.length === 0
             ? `No report matches "${value.trim()}".`
-            : `${shown} of ${total} shown`}
+            : `${shown.length} of ${here.length} shown`}
       </Caption1>
     </div>
   );

@@ -3,14 +3,14 @@
  * was refused), the reports that could not be shown, the selected cell, this workbook's placements.
  */
 import { Badge, Caption1, makeStyles, Subtitle2, Text, tokens } from "@fluentui/react-components";
-import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useState, useSyncExternalStore } from "react";
 import { type PlacedReport, reportKey } from "../src/core/placement-view.js";
 import { type EditNotes, useEditNotes } from "./editWatchHandle.js";
 import type { SettingsField } from "./errorMessage.js";
+import { FILTER_ABOVE } from "./filterLimit.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarBody, MessageBarTitle } from "./lazy.js";
 import { PlacementList, type SelectTarget } from "./PlacementList.js";
-import { FILTER_ABOVE, filterPlacements } from "./placementFilter.js";
 import { LoadingRows, RetryBar } from "./RetryBar.js";
 import type { RefreshRun } from "./refreshRun.js";
 import type { PaneState } from "./usePaneState.js";
@@ -94,12 +94,10 @@ export function ReportsView({
       ),
     [run],
   );
-  const [query, setQuery] = useState("");
+  // The filter box (loaded with its matching, apart from the first screen) hands back what matches.
+  const [filtered, setFiltered] = useState<readonly PlacedReport[] | null>(null);
   const filterable = state.here.length > FILTER_ABOVE;
-  const shownHere = useMemo(
-    () => (filterable ? filterPlacements(state.here, state.sheets, query) : state.here),
-    [filterable, state.here, state.sheets, query],
-  );
+  const shownHere = filterable && filtered ? filtered : state.here;
   const move = state.movePlacementHere;
   const onMoveHere = useCallback((p: PlacedReport) => void move(p), [move]);
   const retryBar = (consequence: string) => (
@@ -165,12 +163,7 @@ export function ReportsView({
         ) : null}
         {filterable ? (
           <Suspense fallback={null}>
-            <PlacementFilter
-              value={query}
-              onChange={setQuery}
-              shown={shownHere.length}
-              total={state.here.length}
-            />
+            <PlacementFilter here={state.here} sheets={state.sheets} onFiltered={setFiltered} />
           </Suspense>
         ) : null}
         {state.here.length === 0 ? (

@@ -7,9 +7,6 @@
 import { describePlacementIn, type PlacedReport } from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
 
-/** Lists longer than this get a filter box. */
-export const FILTER_ABOVE = 10;
-
 export function filterPlacements(
   here: readonly PlacedReport[],
   sheets: readonly SheetInfo[],

@@ -187,6 +187,13 @@ export function excelBuild(): UserConfig {
                 name: "core-shared",
                 test: /src[\\/]core[\\/](limits|errors|location|display|placements|placement-view)\.ts$/,
               },
+              // Small library modules the first screen and lazy parts share (Vite's dynamic-import
+              // helper, Fluent's icon factory and event callback, Griffel's reset styles, key
+              // names): one file instead of five, each with its own gzip overhead.
+              {
+                name: "lib-shared",
+                test: /(preload-helper|createFluentIcon|useEventCallback|__resetStyles|keyboard-keys)/,
+              },
             ],
           },
         },
