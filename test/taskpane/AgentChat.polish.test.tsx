@@ -116,7 +116,8 @@ describe("a refused agent key", () => {
     await waitFor(() => expect(root.textContent).toContain("The agent API key was refused (401)"));
     expect(queryButton(root, "Open Settings")).toBeUndefined();
     await click(buttonByName(root, "Open settings"));
-    expect(opened).toEqual([["agentApiKey"]]);
+    // With the failure, so Settings marks the field it opens at.
+    expect(opened).toEqual([["agentApiKey", expect.stringContaining("The agent API key was refused (401)")]]);
   });
 
   it("says the service's own reason first, with no doubled punctuation", async () => {
