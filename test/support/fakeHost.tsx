@@ -21,6 +21,7 @@ import type {
 // The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
 import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
+import { WAIT_LIMIT_MS } from "./waits.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -393,8 +394,13 @@ export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value
   });
 }
 
-/** Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error. */
-export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void> {
+/**
+ * Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error.
+ * It gives up only at WAIT_LIMIT_MS, just inside the test's own time limit (waits.ts): how many
+ * rounds a lazy chunk takes depends on the machine's load, and a shorter deadline failed tests on a
+ * busy machine. `timeoutMs` is for a test that sets a longer limit of its own.
+ */
+export async function waitFor(check: () => void, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
