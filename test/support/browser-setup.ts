@@ -35,7 +35,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
   };
 
-  const kit = createServer((req, res) => {
+  // No time limit on a request: a file waits as long as the build takes.
+  const kit = createServer({ requestTimeout: 0 }, (req, res) => {
     const part = (req.url ?? "").slice(1) as SharedPart;
     if (!Object.hasOwn(make, part)) {
       res.writeHead(404).end();

@@ -47,7 +47,8 @@ export async function sharedPart(part: SharedPart): Promise<string | null> {
   const kit = inject("browserKit");
   if (!kit) return null;
   return new Promise((resolve, reject) => {
-    get(`${kit}/${part}`, (res) => {
+    // A connection of its own (no keep-alive socket the kit may be closing as it is reused).
+    get(`${kit}/${part}`, { agent: false }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
