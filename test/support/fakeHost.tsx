@@ -3,7 +3,7 @@
  * jsdom and wait for it. The fake service applies disconnects with the sandbox's rules (the service's side, written apart from the client's).
  */
 import { act } from "react";
-import { beforeEach } from "vitest";
+import { beforeEach, onTestFinished } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 import type { DisconnectInput, Report, ReportPlacement } from "../../src/core/schema.js";
 import type {
@@ -402,12 +402,22 @@ export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value
  */
 export async function waitFor(check: () => void, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // A test that ended (its time limit ran out first) stops its wait: no loop left running into the
+  // next test's page.
+  let ended = false;
+  try {
+    onTestFinished(() => {
+      ended = true;
+    });
+  } catch {
+    // Outside a test (a hook): the hook's own time limit ends it.
+  }
   for (;;) {
     try {
       check();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (ended || Date.now() > deadline) throw error;
       await act(async () => {
         await new Promise((r) => setTimeout(r, 10));
       });

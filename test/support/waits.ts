@@ -9,7 +9,7 @@
  * time-out; a test that passes its own `timeout` keeps it. `expect.poll` gets the same default in
  * vite.config.ts.
  */
-import { vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
 
 /** How long a wait with no timeout of its own may take: just inside the default test time limit (20 s). */
 export const WAIT_LIMIT_MS = 19_000;
@@ -21,9 +21,24 @@ function withDefault(options: WaitOptions): { timeout: number; interval?: number
   return { ...options, timeout: options?.timeout ?? WAIT_LIMIT_MS };
 }
 
+/**
+ * A wait whose test ended first (its time limit ran out) gives up quietly: its failure after that
+ * belongs to no test, and must not be reported against whichever test runs then.
+ */
+function quietAfterTest<T>(pending: Promise<T>): Promise<T> {
+  try {
+    onTestFinished(() => {
+      pending.catch(() => {});
+    });
+  } catch {
+    // Outside a test (a hook): nothing to attach to.
+  }
+  return pending;
+}
+
 const waitFor = vi.waitFor;
 const waitUntil = vi.waitUntil;
 vi.waitFor = ((callback: Parameters<typeof waitFor>[0], options?: WaitOptions) =>
-  waitFor(callback, withDefault(options))) as typeof waitFor;
+  quietAfterTest(waitFor(callback, withDefault(options)))) as typeof waitFor;
 vi.waitUntil = ((callback: Parameters<typeof waitUntil>[0], options?: WaitOptions) =>
-  waitUntil(callback, withDefault(options))) as typeof waitUntil;
+  quietAfterTest(waitUntil(callback, withDefault(options)))) as typeof waitUntil;
