@@ -16,8 +16,8 @@
  * The pictures show no port, address or date: the demo's times are relative ("refreshed 12 minutes
  * ago"), and the pane's text is checked for an address, a port or a date before each picture.
  */
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { THEME_KEY, type Theme } from "../src/hosts/preview/theme.js";
@@ -177,7 +177,40 @@ export interface ScreenshotOptions {
   log?: (line: string) => void;
 }
 
-/** Takes the twelve pictures; returns the files written. */
+/** A PNG's width and height, from its IHDR chunk. */
+export async function pngSize(path: string): Promise<{ width: number; height: number }> {
+  const bytes = await readFile(path);
+  if (
+    bytes.subarray(1, 4).toString("latin1") !== "PNG" ||
+    bytes.subarray(12, 16).toString("latin1") !== "IHDR"
+  ) {
+    throw new Error(`${path} is not a PNG.`);
+  }
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/**
+ * What the run must have written: every view, theme and width once, each picture as wide as the
+ * pane it shows (300 or 350 px) and as tall as the page (800 px). Throws naming what is wrong.
+ */
+export async function checkScreenshots(written: readonly string[]): Promise<void> {
+  const expected = VIEWS.flatMap((view) =>
+    THEMES.flatMap((theme) => WIDTHS.map((width) => screenshotName(view, theme, width))),
+  ).sort();
+  const names = written.map((path) => basename(path)).sort();
+  if (names.join() !== expected.join()) {
+    throw new Error(`Expected the pictures ${expected.join(", ")}; wrote ${names.join(", ") || "none"}.`);
+  }
+  for (const path of written) {
+    const { width, height } = await pngSize(path);
+    const wanted = path.endsWith("-300.png") ? 300 : 350;
+    if (width !== wanted || height !== 800) {
+      throw new Error(`${basename(path)} is ${width}x${height} px; it should be ${wanted}x800.`);
+    }
+  }
+}
+
+/** Takes the twelve pictures and checks them (checkScreenshots); returns the files written. */
 export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? SCREENSHOTS_DIR;
   await mkdir(outDir, { recursive: true });
@@ -206,6 +239,7 @@ export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<
   } finally {
     await preview.close();
   }
+  await checkScreenshots(written);
   return written;
 }
 

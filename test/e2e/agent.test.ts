@@ -117,7 +117,8 @@ describe("Ask the agent", () => {
 
     // Clicking what the link text became does nothing either.
     await conversation.getByText("open the report").last().click();
-    await page.waitForTimeout(200);
+    // A javascript: link would run as the click's navigation, queued before this frame and task.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
   });

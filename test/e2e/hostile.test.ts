@@ -142,15 +142,22 @@ describe("the agent's stream through the pane (sandbox trigger words), one conve
   });
 });
 
-/** Delays each DELETE connect-workbook by `ms` and counts them. */
-async function slowDisconnects(page: Page, ms: number): Promise<{ count: number }> {
-  const seen = { count: 0 };
+/**
+ * Holds each DELETE connect-workbook until `release()` and counts them: the second action of a test
+ * happens while the first DELETE is certainly still on its way, however slow the machine.
+ */
+async function heldDisconnects(page: Page): Promise<{ count: number; release(): void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const seen = { count: 0, release };
   await page.route(
     (url) => url.pathname.endsWith("/connect-workbook"),
     async (route: Route) => {
       if (route.request().method() !== "DELETE") return route.fallback();
       seen.count += 1;
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await released;
       return route.continue();
     },
   );
@@ -176,11 +183,14 @@ async function placementIdsOf101(): Promise<(string | null)[]> {
 describe("double actions on Disconnect report here", () => {
   test("a double-click sends one DELETE; the list and the service end right", async () => {
     const page = await open();
-    const deletes = await slowDisconnects(page, 800);
+    const deletes = await heldDisconnects(page);
     await cell(page, "C4").click();
     const button = paneOf(page).getByRole("button", { name: "Disconnect report here" });
     await expect.poll(() => button.isEnabled()).toBe(true);
     await button.dblclick();
+    // Both clicks are in while the first DELETE is held; then it may answer.
+    await expect.poll(() => deletes.count).toBe(1);
+    deletes.release();
 
     await page
       .getByText("Disconnected Revenue by Region from Summary!B2:F8; the cells keep their values.")
@@ -193,14 +203,17 @@ describe("double actions on Disconnect report here", () => {
 
   test("the cell's right-click command during an in-flight disconnect joins it: one DELETE, one outcome", async () => {
     const page = await open();
-    const deletes = await slowDisconnects(page, 1500);
+    const deletes = await heldDisconnects(page);
     await cell(page, "C4").click();
     await paneOf(page).getByRole("button", { name: "Disconnect report here" }).click();
     await expect.poll(() => deletes.count).toBe(1);
 
-    // The first DELETE is still on its way: the same command from the cell's menu.
+    // The first DELETE is still on its way (held): the same command from the cell's menu.
     await cell(page, "C4").click({ button: "right" });
-    await page.getByRole("menu").getByRole("menuitem", { name: "Disconnect report here" }).click();
+    const menu = page.getByRole("menu");
+    await menu.getByRole("menuitem", { name: "Disconnect report here" }).click();
+    await menu.waitFor({ state: "hidden" });
+    deletes.release();
     const status = page
       .getByRole("region", { name: "Workbook", exact: true })
       .getByRole("status")

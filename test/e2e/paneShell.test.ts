@@ -47,10 +47,15 @@ async function paneViewport(page: Page) {
   return { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width };
 }
 
+/**
+ * Where `locator` is drawn, once it is: a part the pane loads on first use can hide what is already
+ * shown for a moment (React's Suspense), so a box is waited for, not read once.
+ */
 async function boxOf(locator: Locator) {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error("not drawn");
-  return { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width };
+  let box: Awaited<ReturnType<Locator["boundingBox"]>> = null;
+  await expect.poll(async () => (box = await locator.boundingBox()), { message: "not drawn" }).not.toBeNull();
+  const { x, y, width, height } = box!;
+  return { top: y, bottom: y + height, left: x, right: x + width };
 }
 
 describe("the Ask view", () => {

@@ -6,6 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { CONTEXT_COALESCE_MS } from "../../src/hosts/preview/host.js";
 import {
   cell,
   type E2eSession,
@@ -39,6 +40,23 @@ const nameBox = (page: Page) => page.getByRole("textbox", { name: "Name box" });
 const activeCell = (page: Page) =>
   page.getByRole("grid").locator('[role="gridcell"][tabindex="0"]').getAttribute("aria-label");
 
+/**
+ * Resolves once the preview has told the pane of the last selection change and the pane has drawn
+ * what it heard. The preview reports a selection CONTEXT_COALESCE_MS after it last changed (one
+ * timer, set as the change happened); a timer of the same length set in the page after that fires
+ * after it (timers of equal delay fire in the order they were set), and a frame after that the pane
+ * has rendered. An order of events in the page, not a guess at how long the machine takes.
+ */
+async function selectionSettled(page: Page) {
+  await page.evaluate(
+    (ms) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => requestAnimationFrame(() => setTimeout(resolve, 0)), ms),
+      ),
+    CONTEXT_COALESCE_MS,
+  );
+}
+
 async function expectCurrent(page: Page, where: string) {
   await expect.poll(() => placementItem(page, where).getAttribute("aria-current")).toBe("true");
   await expect.poll(() => paneOf(page).locator('[aria-current="true"]').count()).toBe(1);
@@ -54,9 +72,9 @@ describe("selecting cells", () => {
     await expect.poll(() => nameBox(page).inputValue()).toBe("C4:I5");
     expect(await activeCell(page)).toBe("C4");
     expect(await cell(page, "I5").getAttribute("aria-selected")).toBe("true");
-    // The pane follows the active cell: C4's report stays current, not the one under I5.
-    // The pane hears of a selection once it settles (tens of ms): give a wrong move time to show.
-    await page.waitForTimeout(300);
+    // The pane follows the active cell: C4's report stays current, not the one under I5. The
+    // pane hears of a selection once it settles: wait until the page has told it (below).
+    await selectionSettled(page);
     await expectCurrent(page, "Summary!B2:F8");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("C4");
   });

@@ -1,12 +1,68 @@
 /**
  * The browser the e2e tests drive: the system's Chromium (Debian package `chromium`) through
  * playwright-core, headless, with a fresh profile per launch. Plus the preview each test file starts.
+ *
+ * In the browser tier (vite.config.ts) the files share what is slow to make: `launchBrowser()`
+ * connects to the one Chromium the tier's global setup runs (browser-setup.ts) instead of launching
+ * its own, and `startSession()` serves the preview page the setup built once instead of starting a
+ * dev server that compiles the pane again. Outside vitest (the bench) both start their own.
  */
+import { get } from "node:http";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { Seed } from "../../src/sandbox/seed.js";
 import { type RunningPreview, startPreview } from "../../tooling/preview/server.js";
 
-const CHROMIUM_PATH = "/usr/bin/chromium";
+declare module "vitest" {
+  interface ProvidedContext {
+    /** The loopback address of the browser tier's shared kit (browser-setup.ts). */
+    browserKit: string;
+  }
+}
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+
+/** How every test Chromium runs: headless, no sandbox (containers), nothing fetched in the background. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** What the browser tier's kit shares: `chromium` (a browser server's endpoint), `preview` (the built page's folder). */
+export type SharedPart = "chromium" | "preview";
+
+/**
+ * The shared `part` from the browser tier's kit, made on first demand; null outside that tier (no
+ * kit: the bench, or a vitest project without the setup). Waits for the answer however long the
+ * build takes: the hook's time limit is the only one.
+ */
+export async function sharedPart(part: SharedPart): Promise<string | null> {
+  if (!process.env.VITEST) return null;
+  const { inject } = await import("vitest");
+  const kit = inject("browserKit");
+  if (!kit) return null;
+  return new Promise((resolve, reject) => {
+    // A connection of its own (no keep-alive socket the kit may be closing as it is reused).
+    get(`${kit}/${part}`, { agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () =>
+        res.statusCode === 200
+          ? resolve(body)
+          : reject(new Error(`The browser tier's shared ${part} could not be made: ${body}`)),
+      );
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
 
 export interface LaunchedBrowser {
   browser: Browser;
@@ -18,22 +74,15 @@ export interface LaunchedBrowser {
  * it starts Chromium with a fresh temporary profile of its own and removes it on close, which is the
  * same thing. The tests then use one new context (empty storage) per flow. `extraArgs` go to
  * Chromium as well (the bench maps Microsoft's Office.js host to a local server with them).
+ *
+ * In the browser tier, without `extraArgs`, this connects to the tier's shared Chromium instead;
+ * `close()` then closes this file's contexts and connection, not the browser the others use.
  */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      ...extraArgs,
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const shared = extraArgs.length === 0 ? await sharedPart("chromium") : null;
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...extraArgs, ...CHROMIUM_ARGS] });
   return {
     browser,
     async close() {
@@ -63,10 +112,12 @@ interface OpenOptions {
 export async function startSession(
   options: { chatDelayMs?: number; seed?: () => Seed } = {},
 ): Promise<E2eSession> {
+  const built = await sharedPart("preview");
   const preview = await startPreview({
     port: 0,
     logLevel: "silent",
     watch: false,
+    ...(built ? { built } : {}),
     ...(options.chatDelayMs !== undefined ? { chatDelayMs: options.chatDelayMs } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
   });
@@ -79,7 +130,7 @@ export async function startSession(
     await preview.close();
     throw error;
   }
-  // One visit before the tests: the dev server's first compile and the browser's cache warm up
+  // One visit before the tests: the browser's cache (and a dev server's first compile) warm up
   // under the hook's time limit, not the first test's. It only reads, so the sandbox stays fresh.
   try {
     const warm = await context.newPage();

@@ -53,7 +53,10 @@ export function cspViolations(page: Page): Promise<CspViolation[]> {
 
 /**
  * Tries, from inside the page, what an injected payload would: an inline event handler, an inline
- * script, and a request to `forbiddenUrl`. Resolves with what got through.
+ * script, and a request to `forbiddenUrl`. Resolves with what got through, once each attempt has
+ * ended: the image's own load or error event has fired (after the inline handlers would have run),
+ * and every attempt the policy stopped has been reported as a violation (so `cspViolations` holds
+ * it). Positive signals throughout: no wait for a time in which a handler "would have" run.
  */
 export async function attemptInjection(
   page: Page,
@@ -61,8 +64,33 @@ export async function attemptInjection(
 ): Promise<{ ran: unknown; fetched: boolean }> {
   return page.evaluate(async (target) => {
     const w = window as unknown as { __injected?: unknown };
+    const reported = new Set<string>();
+    let onReport = () => {};
+    document.addEventListener("securitypolicyviolation", (event) => {
+      reported.add(event.effectiveDirective);
+      onReport();
+    });
+    const reportOf = (directive: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (reported.has(directive)) resolve();
+        };
+        const before = onReport;
+        onReport = () => {
+          before();
+          check();
+        };
+        check();
+      });
     const holder = document.createElement("div");
     holder.innerHTML = `<img alt="" src="data:," onerror="window.__injected='handler'" onload="window.__injected='handler'">`;
+    // The image's own load or error event, heard by a listener the policy allows: the inline
+    // handlers, had the policy let them run, ran before it (they were attached first).
+    const settled = new Promise((resolve) => {
+      const img = holder.querySelector("img")!;
+      img.addEventListener("load", resolve, { once: true });
+      img.addEventListener("error", resolve, { once: true });
+    });
     document.body.append(holder);
     const script = document.createElement("script");
     script.textContent = "window.__injected = 'script';";
@@ -74,7 +102,11 @@ export async function attemptInjection(
     } catch {
       fetched = false;
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settled;
+    // What the policy stopped, it reports (CSP: "report a violation" for each blocked attempt).
+    if (w.__injected === undefined)
+      await Promise.all([reportOf("script-src-attr"), reportOf("script-src-elem")]);
+    if (!fetched) await reportOf("connect-src");
     holder.remove();
     script.remove();
     return { ran: w.__injected, fetched };

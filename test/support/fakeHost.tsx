@@ -3,7 +3,7 @@
  * jsdom and wait for it. The fake service applies disconnects with the sandbox's rules (the service's side, written apart from the client's).
  */
 import { act } from "react";
-import { beforeEach } from "vitest";
+import { beforeEach, onTestFinished } from "vitest";
 import type { AgentAnswer } from "../../src/core/chat-request.js";
 // The service's side of the disconnect rules: the sandbox's, written from the spec, not the client's.
 import type { LoadAnswer } from "../../src/core/data-api.js";
@@ -39,6 +39,7 @@ import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 // And of connect-workbook (create, update, addressOnly).
 import { connectPlacement } from "../../src/sandbox/placing.js";
 import { forgetKeptLists } from "../../taskpane/listCache.js";
+import { WAIT_LIMIT_MS } from "./waits.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -454,15 +455,30 @@ export async function typeInto(el: HTMLInputElement | HTMLTextAreaElement, value
   });
 }
 
-/** Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error. */
-export async function waitFor(check: () => void, timeoutMs = 8000): Promise<void> {
+/**
+ * Settles until `check` passes (lazy chunks and streams take a few rounds), or fails with its error.
+ * It gives up only at WAIT_LIMIT_MS, just inside the test's own time limit (waits.ts): how many
+ * rounds a lazy chunk takes depends on the machine's load, and a shorter deadline failed tests on a
+ * busy machine. `timeoutMs` is for a test that sets a longer limit of its own.
+ */
+export async function waitFor(check: () => void, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // A test that ended (its time limit ran out first) stops its wait: no loop left running into the
+  // next test's page.
+  let ended = false;
+  try {
+    onTestFinished(() => {
+      ended = true;
+    });
+  } catch {
+    // Outside a test (a hook): the hook's own time limit ends it.
+  }
   for (;;) {
     try {
       check();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (ended || Date.now() > deadline) throw error;
       await act(async () => {
         await new Promise((r) => setTimeout(r, 10));
       });

@@ -9,7 +9,7 @@ import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PublicSettings, WorkbookSnapshot } from "../../src/hosts/host.js";
 import { forgetKeptLists, startFirstLoad } from "../../taskpane/listCache.js";
-import { mountTaskPane } from "../../taskpane/mount.js";
+import { FIRST_FRAME_WAIT_MS, mountTaskPane } from "../../taskpane/mount.js";
 import { CONNECTED, ctx, deferred, FakeHost, report, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";
 
@@ -53,6 +53,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -106,9 +107,16 @@ describe("the first screen", () => {
 
   it("draws no loading frame when the first load answers within a moment: the list is the first frame", async () => {
     const host = new SlowWorkbookHost();
+    // The pane's own clock: the load answers a moment before the pane would draw its loading
+    // frame, however busy the machine running the test is.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const pane = await mountWatched(host);
     try {
-      await new Promise((r) => setTimeout(r, 50));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(FIRST_FRAME_WAIT_MS - 1);
+      });
+      expect(pane.drawn).toEqual([]);
+      vi.useRealTimers();
       await act(async () => host.gate.resolve());
       await waitFor(() => expect(names(pane.container).join()).toContain("Pipeline by stage"));
       expect(pane.drawn.some((text) => text.includes("Loading the workbook"))).toBe(false);

@@ -5,7 +5,7 @@
  * the page it serves: the page learns only its PreviewConfig, from PREVIEW_CONFIG_PATH.
  */
 import type { AddressInfo } from "node:net";
-import { createServer, type Plugin } from "vite";
+import { build, type Connect, createServer, type Plugin, preview } from "vite";
 import { CHAT_PATH } from "../../src/core/chat-request.js";
 import {
   PREVIEW_CONFIG_PATH,
@@ -64,6 +64,13 @@ export interface PreviewOptions {
   watch?: boolean;
   /** Vite's log level; "info" prints what Vite prints, "silent" nothing (tests). */
   logLevel?: "info" | "warn" | "error" | "silent";
+  /**
+   * Serve this folder, the page built by `buildPreview`, instead of compiling the page on request
+   * with Vite's dev server. The same page, the same middlewares, the same sandbox: the browser
+   * tests build once and each test file serves that build, instead of each starting a dev server
+   * and compiling the pane again.
+   */
+  built?: string;
 }
 
 export interface RunningPreview {
@@ -80,6 +87,21 @@ export interface RunningPreview {
 }
 
 export const DEFAULT_PREVIEW_PORT = 3000;
+
+/**
+ * Builds the preview page (what `vite build --mode preview` writes) into `outDir`, for
+ * `startPreview({ built: outDir })`.
+ */
+export async function buildPreview(outDir: string): Promise<void> {
+  const base = previewBuild();
+  await build({
+    ...base,
+    configFile: false,
+    root: PREVIEW_ROOT,
+    logLevel: "warn",
+    build: { ...base.build, outDir, emptyOutDir: true },
+  });
+}
 
 export async function startPreview(options: PreviewOptions = {}): Promise<RunningPreview> {
   // The demo counts its timestamps back from now, so the pane shows "3 hours ago", not a date years back.
@@ -98,79 +120,99 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
     return sandbox.url;
   };
 
-  // The page asks for its configuration on load; the sandbox's address changes on restart.
+  // The page asks for its configuration on load; the sandbox's address changes on restart. The
+  // dev server and a built page get the same middlewares.
+  const middlewares = (use: Connect.Server) => {
+    // Before Vite's own middlewares: a path that does not decode is the client's error (400),
+    // never a crash or a 404 that hides it.
+    use.use((req, res, next) => {
+      try {
+        decodeURIComponent((req.url ?? "/").split("?")[0]!);
+      } catch {
+        res.statusCode = 400;
+        res.setHeader("Content-Type", "text/plain; charset=utf-8");
+        res.end("Bad request: the address is malformed.\n");
+        return;
+      }
+      next();
+    });
+    use.use(PREVIEW_RESET_PATH, (req, res) => {
+      res.setHeader("Cache-Control", "no-store");
+      if (req.method !== "POST") {
+        res.statusCode = 405;
+        res.setHeader("Allow", "POST");
+        res.end();
+        return;
+      }
+      // Only the preview's own page: another site open in the browser may not reset the demo.
+      const origin = req.headers.origin;
+      if (origin !== undefined && new URL(origin).host !== req.headers.host) {
+        res.statusCode = 403;
+        res.end();
+        return;
+      }
+      restart().then(
+        () => {
+          res.statusCode = 204;
+          res.end();
+        },
+        () => {
+          res.statusCode = 500;
+          res.setHeader("Content-Type", "text/plain; charset=utf-8");
+          res.end("The demo could not be reset: restart npm start.\n");
+        },
+      );
+    });
+    use.use(PREVIEW_CONFIG_PATH, (_req, res) => {
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      res.setHeader("Cache-Control", "no-store");
+      res.end(JSON.stringify(demoPreviewConfig(sandbox.url)));
+    });
+  };
   const configPlugin: Plugin = {
     name: "preview-config",
-    configureServer(server) {
-      // Before Vite's own middlewares: a path that does not decode is the client's error (400),
-      // never a crash or a 404 that hides it.
-      server.middlewares.use((req, res, next) => {
-        try {
-          decodeURIComponent((req.url ?? "/").split("?")[0]!);
-        } catch {
-          res.statusCode = 400;
-          res.setHeader("Content-Type", "text/plain; charset=utf-8");
-          res.end("Bad request: the address is malformed.\n");
-          return;
-        }
-        next();
-      });
-      server.middlewares.use(PREVIEW_RESET_PATH, (req, res) => {
-        res.setHeader("Cache-Control", "no-store");
-        if (req.method !== "POST") {
-          res.statusCode = 405;
-          res.setHeader("Allow", "POST");
-          res.end();
-          return;
-        }
-        // Only the preview's own page: another site open in the browser may not reset the demo.
-        const origin = req.headers.origin;
-        if (origin !== undefined && new URL(origin).host !== req.headers.host) {
-          res.statusCode = 403;
-          res.end();
-          return;
-        }
-        restart().then(
-          () => {
-            res.statusCode = 204;
-            res.end();
-          },
-          () => {
-            res.statusCode = 500;
-            res.setHeader("Content-Type", "text/plain; charset=utf-8");
-            res.end("The demo could not be reset: restart npm start.\n");
-          },
-        );
-      });
-      server.middlewares.use(PREVIEW_CONFIG_PATH, (_req, res) => {
-        res.setHeader("Content-Type", "application/json; charset=utf-8");
-        res.setHeader("Cache-Control", "no-store");
-        res.end(JSON.stringify(demoPreviewConfig(sandbox.url)));
-      });
-    },
+    configureServer: (server) => middlewares(server.middlewares),
+    configurePreviewServer: (server) => middlewares(server.middlewares),
   };
 
   const base = previewBuild();
-  let vite: Awaited<ReturnType<typeof createServer>>;
+  const listen = {
+    port: options.port ?? DEFAULT_PREVIEW_PORT,
+    host: options.host ?? "127.0.0.1",
+    strictPort: true,
+  };
+  let vite: { httpServer: { address(): AddressInfo | string | null } | null; close(): Promise<void> };
   try {
-    vite = await createServer({
-      ...base,
-      configFile: false,
-      root: PREVIEW_ROOT,
-      plugins: [...(base.plugins ?? []), configPlugin],
-      logLevel: options.logLevel ?? "info",
-      clearScreen: false,
-      server: {
-        port: options.port ?? DEFAULT_PREVIEW_PORT,
-        host: options.host ?? "127.0.0.1",
-        strictPort: true,
-        // Transform the page and the pane (lazy parts included) while the server starts, so the
-        // first visit does not wait for a cold compile.
-        warmup: { clientFiles: ["./main.tsx", "../../../taskpane/*.tsx"] },
-        ...(options.watch === false ? { hmr: false, watch: null } : {}),
-      },
-    });
-    await vite.listen();
+    if (options.built) {
+      vite = await preview({
+        ...base,
+        configFile: false,
+        root: PREVIEW_ROOT,
+        plugins: [configPlugin],
+        logLevel: options.logLevel ?? "info",
+        clearScreen: false,
+        build: { ...base.build, outDir: options.built },
+        preview: { ...listen, open: false },
+      });
+    } else {
+      const dev = await createServer({
+        ...base,
+        configFile: false,
+        root: PREVIEW_ROOT,
+        plugins: [...(base.plugins ?? []), configPlugin],
+        logLevel: options.logLevel ?? "info",
+        clearScreen: false,
+        server: {
+          ...listen,
+          // Transform the page and the pane (lazy parts included) while the server starts, so the
+          // first visit does not wait for a cold compile.
+          warmup: { clientFiles: ["./main.tsx", "../../../taskpane/*.tsx"] },
+          ...(options.watch === false ? { hmr: false, watch: null } : {}),
+        },
+      });
+      await dev.listen();
+      vite = dev;
+    }
   } catch (error) {
     await sandbox.close();
     throw error;

@@ -170,14 +170,23 @@ describe("one disconnect in flight per placement", () => {
       notify: (o) => void notified.push(o),
       listenerWaitMs: 0,
     });
-    const first = command(completionEvent());
-    await vi.waitFor(() => expect(disconnects).toEqual([1]));
-    mock.moveTo("Sales!D5");
-    const second = command(completionEvent());
-    await new Promise((r) => setTimeout(r, 20));
-    expect(disconnects).toEqual([1]);
-    release();
-    await Promise.all([first, second]);
+    // On a fake clock each command runs as far as it can before the first's DELETE answers: no
+    // guess at how long a second command would take to send its own.
+    vi.useFakeTimers();
+    try {
+      const first = command(completionEvent());
+      await vi.runAllTimersAsync();
+      expect(disconnects).toEqual([1]);
+      mock.moveTo("Sales!D5");
+      const second = command(completionEvent());
+      await vi.runAllTimersAsync();
+      expect(disconnects).toEqual([1]);
+      release();
+      await vi.runAllTimersAsync();
+      await Promise.all([first, second]);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(disconnects).toEqual([1]);
     expect(notified.map((o) => o.ok)).toEqual([true, false]);
     expect(notified[1]!.message).toMatch(/^No report is placed at Sales!D5/);

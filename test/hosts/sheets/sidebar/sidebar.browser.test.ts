@@ -238,7 +238,8 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
       .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
     for (const href of hrefs) expect(href.trim().toLowerCase()).not.toMatch(/^(javascript|data|vbscript):/);
     await conversation.getByText("open the report").last().click();
-    await page.waitForTimeout(200);
+    // A javascript: link would run as the click's navigation, queued before this frame and task.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
     await page.close();
