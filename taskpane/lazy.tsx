@@ -70,9 +70,7 @@ const useStandInStyles = makeStyles({
     alignItems: "center",
     columnGap: tokens.spacingHorizontalM,
     rowGap: tokens.spacingVerticalS,
-    minHeight: "36px",
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    boxSizing: "border-box",
     borderRadius: tokens.borderRadiusMedium,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
     backgroundColor: tokens.colorNeutralBackground3,
@@ -87,18 +85,14 @@ const useStandInStyles = makeStyles({
     backgroundColor: tokens.colorStatusWarningBackground1,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusWarningBorder1}`,
   },
-  success: {
-    backgroundColor: tokens.colorStatusSuccessBackground1,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusSuccessBorder1}`,
-  },
   body: { flexGrow: 1, flexBasis: "200px", minWidth: 0 },
   actions: { display: "flex", columnGap: tokens.spacingHorizontalS, marginLeft: "auto" },
 });
 
 function MessageBarStandIn({ children, className, intent }: MessageBarProps) {
   const styles = useStandInStyles();
-  const tone =
-    intent === "error" || intent === "warning" || intent === "success" ? styles[intent] : undefined;
+  // Errors and warnings (what shows before the chunk may arrive) in their colours; others neutral.
+  const tone = intent === "error" || intent === "warning" ? styles[intent] : undefined;
   return (
     <div className={mergeClasses(styles.bar, tone, className)} role={intent === "error" ? "alert" : "status"}>
       {children}
