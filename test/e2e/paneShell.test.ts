@@ -117,7 +117,12 @@ describe("messages", () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
       "selected-cell-card",
     );
-    await pane.getByRole("button", { name: "Dismiss" }).click();
+    // The newest message is the disconnect's (the demo's renamed tab may have said so first).
+    await pane
+      .getByRole("status", { name: "Messages" })
+      .getByRole("button", { name: "Dismiss" })
+      .last()
+      .click();
     expect(await message.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
   });
