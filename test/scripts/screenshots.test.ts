@@ -75,9 +75,9 @@ describe("npm run screenshots", () => {
     await expect(pngSize(join(dir, "not.png"))).rejects.toThrow("not.png is not a PNG.");
   });
 
-  test("accepts the Reports and Ask views, light and dark, at 300 and 350 px, clipped to the pane", async () => {
+  test("accepts the Reports, Ask and Refresh all views, light and dark, at 300 and 350 px, clipped to the pane", async () => {
     const written = await writeAll();
-    expect(written).toHaveLength(8);
+    expect(written).toHaveLength(12);
     await expect(checkScreenshots(written)).resolves.toBeUndefined();
   });
 
