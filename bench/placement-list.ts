@@ -99,12 +99,54 @@ function clickAndWait(page: Page, cell: string, key: string): Promise<{ dom: num
   );
 }
 
+/**
+ * Types `text` into the list's filter box (as an input event, as typing does); resolves with ms to
+ * the frame after the list shows what matches: every drawn row contains `text`, or (`text` empty)
+ * some row does not contain `other`.
+ */
+function filterAndWait(page: Page, text: string, other: string): Promise<number> {
+  return page.evaluate(
+    ({ text, other }) =>
+      new Promise<number>((resolve, reject) => {
+        const pane = document.querySelector("#pane-frame");
+        const input = pane?.querySelector<HTMLInputElement>('input[aria-label="Filter reports"]');
+        if (!pane || !input) return reject(new Error("no filter box"));
+        const done = () => {
+          const rows = [...pane.querySelectorAll("li[data-placement-key]")].map((li) => li.textContent ?? "");
+          return text === ""
+            ? rows.some((r) => !r.includes(other))
+            : rows.length > 0 && rows.every((r) => r.includes(text));
+        };
+        const t0 = performance.now();
+        const observer = new MutationObserver(() => {
+          if (!done()) return;
+          observer.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        });
+        observer.observe(pane, { subtree: true, childList: true, characterData: true });
+        setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`the list did not show "${text}" in 20 s`));
+        }, 20_000);
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, text);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }),
+    { text, other },
+  );
+}
+
+/** One frame at 60 Hz: the goal for the filter's answer to a keystroke. */
+const FRAME_MS = 1000 / 60;
+const FILTERS = 6;
+
 interface Figures {
   render: number;
   renders: number[];
   dom: number;
   frame: number;
   frames: number[];
+  /** Typing into the filter box to the filtered list painted (lists past ten placements). */
+  filters: number[];
 }
 
 async function measure(
@@ -127,6 +169,7 @@ async function measure(
     const renders: number[] = [];
     const frames: number[] = [];
     const doms: number[] = [];
+    const filters: number[] = [];
     // The first navigation warms up (not counted) and serves the selection changes.
     for (let i = 0; i <= NAVIGATIONS; i++) {
       const painted = n > VIRTUAL_ABOVE ? FIRST_ROWS : n;
@@ -145,12 +188,21 @@ async function measure(
             }
             await nav.page.waitForTimeout(100);
           }
+          // The filter box (past ten placements): a report's name typed, then cleared, in turn.
+          if (n > 10) {
+            await nav.page.locator('#pane-frame input[aria-label="Filter reports"]').waitFor();
+            for (let k = 0; k < FILTERS * 2; k++) {
+              const took = await filterAndWait(nav.page, k % 2 === 0 ? "Report 3" : "", "Report 3");
+              if (k > 1) filters.push(took);
+              await nav.page.waitForTimeout(100);
+            }
+          }
         }
       } finally {
         await nav.close();
       }
     }
-    return { render: median(renders), renders, dom: median(doms), frame: median(frames), frames };
+    return { render: median(renders), renders, dom: median(doms), frame: median(frames), frames, filters };
   } finally {
     await preview.close();
   }
@@ -178,6 +230,16 @@ export async function run(): Promise<void> {
       ["20,000", huge],
     ] as const) {
       console.log(ratioLine(`${label} vs 20 placements, list painted`, f.render / small.render, RENDER_GOAL));
+      if (label === "2,000") {
+        console.log(
+          ratioLine(
+            "2,000 placements, a filter typed to the filtered list painted, vs one frame (16.7 ms)",
+            median(f.filters) / FRAME_MS,
+            1,
+            `median ${ms(median(f.filters))} ${list(f.filters)}`,
+          ),
+        );
+      }
       console.log(
         ratioLine(
           `${label} vs 20 placements, selection update`,
