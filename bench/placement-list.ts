@@ -64,8 +64,10 @@ export function listSeed(n: number): { seed: Seed; reports: Report[] } {
     });
   }
   const base = demoSeed(new Date(now));
+  // A query over the demo's cubes (the sandbox checks every report's query against them).
+  const jsonQuery = base.reports?.find((r) => r.deploymentId === 1)?.jsonQuery;
   const reports = perReport.map((placements, r) =>
-    makeReport(r + 1, placements, { name: `Bench report ${r + 1}`, deploymentId: 1 }),
+    makeReport(r + 1, placements, { name: `Bench report ${r + 1}`, deploymentId: 1, jsonQuery }),
   );
   return { seed: parseSeed({ ...base, reports }), reports };
 }
@@ -192,7 +194,7 @@ async function measure(
           if (n > 10) {
             await nav.page.locator('#pane-frame input[aria-label="Filter reports"]').waitFor();
             for (let k = 0; k < FILTERS * 2; k++) {
-              const took = await filterAndWait(nav.page, k % 2 === 0 ? "Report 3" : "", "Report 3");
+              const took = await filterAndWait(nav.page, k % 2 === 0 ? "report 3" : "", "report 3");
               if (k > 1) filters.push(took);
               await nav.page.waitForTimeout(100);
             }
