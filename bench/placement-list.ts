@@ -113,15 +113,15 @@ function filterAndWait(page: Page, text: string, other: string): Promise<number>
         const pane = document.querySelector("#pane-frame");
         const input = pane?.querySelector<HTMLInputElement>('input[aria-label="Filter reports"]');
         if (!pane || !input) return reject(new Error("no filter box"));
-        const done = () => {
-          const rows = [...pane.querySelectorAll("li[data-placement-key]")].map((li) => li.textContent ?? "");
-          return text === ""
-            ? rows.some((r) => !r.includes(other))
-            : rows.length > 0 && rows.every((r) => r.includes(text));
-        };
         const t0 = performance.now();
+        // No named function in here: tsx would wrap it in a helper the page does not have.
         const observer = new MutationObserver(() => {
-          if (!done()) return;
+          const rows = [...pane.querySelectorAll("li[data-placement-key]")].map((li) => li.textContent ?? "");
+          const shown =
+            text === ""
+              ? rows.some((r) => !r.includes(other))
+              : rows.length > 0 && rows.every((r) => r.includes(text));
+          if (!shown) return;
           observer.disconnect();
           requestAnimationFrame(() => resolve(performance.now() - t0));
         });
