@@ -9,8 +9,6 @@ import { DisconnectIcon, MoreIcon, RefreshIcon, SelectIcon } from "./icons.js";
 interface PlacementActionsProps {
   className?: string;
   label: string;
-  /** -1 off the list's one Tab stop (PlacementList's roving tab index). */
-  tabIndex?: number;
   canSelect: boolean;
   busy: boolean;
   onSelect(): void;
@@ -28,7 +26,6 @@ export default function PlacementActions(props: PlacementActionsProps) {
   const {
     className,
     label,
-    tabIndex,
     canSelect,
     busy,
     onSelect,
@@ -48,7 +45,6 @@ export default function PlacementActions(props: PlacementActionsProps) {
           icon={<MoreIcon />}
           aria-label={label}
           title="Actions"
-          tabIndex={tabIndex}
         />
       </MenuTrigger>
       <MenuPopover>
