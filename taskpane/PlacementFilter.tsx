@@ -4,7 +4,7 @@
  * list, and says how many are shown, politely, as the user types.
  */
 import { Caption1, makeStyles, SearchBox, tokens } from "@fluentui/react-components";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { PlacedReport } from "../src/core/placement-view.js";
 import type { SheetInfo } from "../src/hosts/host.js";
 import { filterPlacements } from "./placementFilter.js";
@@ -26,12 +26,28 @@ export default function PlacementFilter({
   onFiltered(placements: readonly PlacedReport[] | null): void;
 }) {
   const styles = useStyles();
-  const [value, setValue] = useState("");
-  const shown = useMemo(
-    () => (value.trim() === "" ? null : filterPlacements(here, sheets, value)),
-    [here, sheets, value],
-  );
-  useEffect(() => onFiltered(shown), [shown, onFiltered]);
+  // What is typed and what it matches, set together: a keystroke is one render of the box and the
+  // list (the result goes to the list from the input's handler, not from an effect after it).
+  const [filter, setFilter] = useState<{ value: string; shown: readonly PlacedReport[] | null }>({
+    value: "",
+    shown: null,
+  });
+  const { value, shown } = filter;
+  const matching = (text: string) => (text.trim() === "" ? null : filterPlacements(here, sheets, text));
+  const onChange = (text: string) => {
+    const next = matching(text);
+    setFilter({ value: text, shown: next });
+    onFiltered(next);
+  };
+  // The list loaded again (or a sheet renamed) while something is typed: match it again.
+  const seen = useRef({ here, sheets });
+  useEffect(() => {
+    if (seen.current.here === here && seen.current.sheets === sheets) return;
+    seen.current = { here, sheets };
+    const next = value.trim() === "" ? null : filterPlacements(here, sheets, value);
+    setFilter({ value, shown: next });
+    onFiltered(next);
+  }, [here, sheets, value, onFiltered]);
   // Gone (the list is short again): the whole list shows.
   useEffect(() => () => onFiltered(null), [onFiltered]);
   return (
@@ -41,7 +57,7 @@ export default function PlacementFilter({
         aria-label="Filter reports"
         placeholder="Filter by report, sheet or cell"
         value={value}
-        onChange={(_, data) => setValue(data.value)}
+        onChange={(_, data) => onChange(data.value)}
       />
       <Caption1 className={styles.count} role="status" aria-live="polite">
         {shown === null

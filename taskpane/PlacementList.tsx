@@ -5,7 +5,7 @@
  *
  * Up to VIRTUAL_ABOVE placements are rendered whole (tests and screen readers see every one); a
  * longer list scrolls in a region of its own and renders only the rows in view (VirtualRows.tsx,
- * loaded only for such a list).
+ * loaded only for such a list), also while a filter shows fewer of them.
  * Either way the Up and Down arrows (Home, End) move between placements, and focus moves to a
  * neighbouring row when "Disconnect this placement" removes the one it was on.
  */
@@ -50,6 +50,22 @@ export { placementTooltip, type SelectTarget, SyncBadge, TWO_LINES } from "./Pla
 const VIRTUAL_ABOVE = 100;
 /** Placements a long list shows plainly while the virtualiser loads: more than a pane's height. */
 const FIRST_ROWS = 30;
+
+/**
+ * The list's sheet groups, kept per list of placements: clearing the filter shows the whole list's
+ * groups again without sorting 2,000 placements anew.
+ */
+const groupsKept = new WeakMap<
+  readonly PlacedReport[],
+  { sheets: readonly SheetInfo[]; groups: SheetGroup[] }
+>();
+function groupsOf(here: readonly PlacedReport[], sheets: readonly SheetInfo[]): SheetGroup[] {
+  const kept = groupsKept.get(here);
+  if (kept && kept.sheets === sheets) return kept.groups;
+  const groups = groupBySheet(here, sheets);
+  groupsKept.set(here, { sheets, groups });
+  return groups;
+}
 
 /** The first `n` placements, in their sheets' groups. */
 function firstGroups(groups: readonly SheetGroup[], n: number): SheetGroup[] {
@@ -115,6 +131,11 @@ interface PlacementListProps {
   /** Hand edits found (Edited, rows, Locate), by placement key, and how a note is shown. */
   edits?: ReadonlyMap<string, EditNote>;
   EditLine?: PlacementItemProps["EditLine"];
+  /**
+   * How many placements the whole list has when `here` is a filter's result: a long list stays
+   * virtualised while it is filtered (the same scrolling region, only the rows in view rendered).
+   */
+  unfilteredLength?: number;
 }
 
 /** Whether keyboard focus is nowhere useful (on the body, or on an element just removed). */
@@ -128,7 +149,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     props;
   const { onMoveHere, edits, EditLine } = props;
   const styles = useStyles();
-  const groups = useMemo(() => groupBySheet(here, sheets), [here, sheets]);
+  const groups = useMemo(() => groupsOf(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
   /** Placement keys in the order shown, and each one's row. */
   const order = useMemo(() => {
@@ -146,7 +167,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     void import("./PlacementActions.js");
   }, []);
   const others = useMemo(() => placementsElsewhereByReport(elsewhere), [elsewhere]);
-  const virtual = here.length > VIRTUAL_ABOVE;
+  const virtual = Math.max(here.length, props.unfilteredLength ?? 0) > VIRTUAL_ABOVE;
 
   const rootRef = useRef<HTMLDivElement>(null);
   const scrollToRow = useRef<((index: number) => void) | null>(null);

@@ -187,6 +187,7 @@ export function ReportsView({
             edits={editNotes}
             EditLine={HandEditLine}
             onRefresh={run ? onRefresh : undefined}
+            unfilteredLength={state.here.length}
           />
         )}
       </section>

@@ -45,6 +45,24 @@ describe("the list's filter box", () => {
     await waitFor(() => expect(listed(root)).toBe(24));
   });
 
+  it("keeps a long list in its scrolling region while it is filtered, and the current placement in it", async () => {
+    // 300 placements over 20 reports: "report 3" leaves 15, few enough to render whole, but the
+    // list keeps the region it scrolls in (the same element), so it neither jumps nor re-renders
+    // every row while the user types.
+    const root = await renderPane(manyPlacements(300));
+    await waitFor(() => expect(filterBox(root)).not.toBeNull());
+    await waitFor(() => expect(root.querySelector("[data-placement-scroller]")).not.toBeNull());
+    const region = root.querySelector("[data-placement-scroller]");
+
+    await typeInto(filterBox(root) as HTMLInputElement, "report 3");
+    await waitFor(() => expect(root.textContent).toContain("15 of 300 shown"));
+    expect(root.querySelector("[data-placement-scroller]")).toBe(region);
+
+    await typeInto(filterBox(root) as HTMLInputElement, "");
+    await waitFor(() => expect(root.textContent).not.toContain("of 300 shown"));
+    expect(root.querySelector("[data-placement-scroller]")).toBe(region);
+  });
+
   it("matches what was typed as a phrase, in any case, in the name or the address", () => {
     const host = manyPlacements(30);
     const here = host.reports.flatMap((r) =>
@@ -55,5 +73,9 @@ describe("the list's filter box", () => {
       here.filter((p) => p.report.name.toLowerCase().includes("report 1")).map((p) => p.report.name),
     );
     expect(filterPlacements(here, SHEETS, "  regions!B2: ").map((p) => p.id)).toEqual(["v-1"]);
+    // A phrase never runs from the name on into the address.
+    expect(filterPlacements(here, SHEETS, `report 2 ${SHEETS[1]!.name}`)).toEqual([]);
+    // Asked again with the same list (the text of each placement kept), the same answer.
+    expect(filterPlacements(here, SHEETS, "REPORT 1 ")).toEqual(filterPlacements(here, SHEETS, "report 1"));
   });
 });
