@@ -170,6 +170,19 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
   }
   const item = plan.item;
   const midWrite = resume !== null && resume.nextBlock > 0;
+  if (!midWrite && stopMarked()) {
+    // Cancel before the first cell: nothing is written (once writing has begun, it is finished).
+    forgetData(cache, runId, resume?.pieces ?? 0);
+    return {
+      outcome: {
+        status: "not-placed",
+        reason: "stopped",
+        message: `Not placed: cancelled before ${report.name} was written.`,
+      },
+      question: null,
+      next: null,
+    };
+  }
   const skipTo = resume?.nextBlock ?? 0;
   const checked = resume?.checked ?? false;
   let answer: LoadAnswer | null = keptData(cache, runId, resume?.pieces ?? 0);
@@ -215,7 +228,6 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
       write(block) {
         const index = writes++;
         if (index < skipTo) return;
-        if (index === skipTo && !midWrite && stopMarked()) throw aborted();
         const rows = block.values.length;
         const cells = Math.max(1, rows * (block.values[0]?.length ?? 0));
         const estimate = msPerCell === null ? FIRST_BLOCK_MS : cells * msPerCell * 1.5;

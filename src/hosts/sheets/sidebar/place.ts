@@ -60,7 +60,7 @@ export async function placeInSheets(
       if (answer.question !== null) {
         // Nothing was written: the server waits for the answer (Cancel answers no).
         const yes = signal?.aborted ? false : await handlers.confirmOverwrite(answer.question);
-        request = { ...answer.next, overwrite: yes };
+        request = { ...answer.next, overwrite: yes && !signal?.aborted };
       } else {
         request = answer.next;
       }

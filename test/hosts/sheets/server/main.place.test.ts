@@ -13,20 +13,12 @@ import type {
   PlaceStepAnswer,
   PlaceStepRequest,
 } from "../../../../src/hosts/sheets/server/place-protocol.js";
-import { connectPlacement } from "../../../../src/sandbox/placing.js";
-import {
-  callError,
-  callOk,
-  type FetchedRequest,
-  loadAppsScript,
-  type World,
-} from "../../../support/apps-script.js";
+import { callError, callOk, loadAppsScript, type World } from "../../../support/apps-script.js";
 import {
   API_KEY,
   dataRow,
-  dataTenant,
   expectNoSecret,
-  json,
+  placingTenant,
   requireBuiltCodeJs,
   SHEETS,
   SPREADSHEET_ID,
@@ -37,40 +29,6 @@ beforeAll(requireBuiltCodeJs);
 
 const RUN = "place-0123456789";
 const LOAD_URL = "https://data.reporting.example/cube/7/cubejs-api/v1/load";
-const CONNECT = `${TENANT}/api/v1/deployments/7/reports/42/connect-workbook`;
-
-/**
- * The data tenant (sheets-tenant.ts) with a service that keeps the report: GET the report, and
- * connect-workbook applied by the sandbox's rules (the placement Up to date: the report has a
- * current query checksum).
- */
-function placingTenant(rows: number) {
-  const data = dataTenant({ rows });
-  let report = { ...data.report(), currentQueryChecksum: "qc-1" } as unknown as Report;
-  const connected: Record<string, unknown>[] = [];
-  let n = 0;
-  const handler = (request: FetchedRequest) => {
-    const url = new URL(request.url);
-    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports") {
-      return json(200, { items: [report], pageInfo: { hasNextPage: false } });
-    }
-    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports/42") {
-      return json(200, report);
-    }
-    if (request.method === "PUT" && request.url === CONNECT) {
-      const body = JSON.parse(request.payload ?? "{}");
-      connected.push(body);
-      report = connectPlacement(report, body, {
-        now: "2026-11-27T10:00:00.000Z",
-        userId: 11,
-        newId: () => `plc-new-${++n}`,
-      });
-      return json(200, report);
-    }
-    return data.handler(request);
-  };
-  return { handler, connected, report: () => report };
-}
 
 function world(rows: number, options: { spreadsheetTimeZone?: string } = {}) {
   const tenant = placingTenant(rows);
@@ -197,6 +155,34 @@ describe("placeReportStep", () => {
     expect(loads(w)).toBe(1);
     expect(w.valuesOf("Q1 Sales", "H2:J22")).toEqual(expectedCells(20));
     expect(tenant.connected).toHaveLength(1);
+  });
+
+  it("Cancel before writing begins (stop in the request, or stopRefresh's mark for the run): nothing loaded, written or recorded", () => {
+    const { w, tenant } = world(20);
+    sheetOf(w)
+      .getRange("I5")
+      .setValues([["mine"]]);
+    const first = step(w, request());
+    expect(first.question).not.toBeNull();
+    callOk(w, "stopRefresh", RUN);
+    const writes = w.writes.length;
+    for (const answer of [
+      step(w, { ...first.next!, overwrite: true }),
+      step(w, { ...request(), runId: "place-other-0001", stop: true }),
+    ]) {
+      expect(answer).toEqual({
+        outcome: {
+          status: "not-placed",
+          reason: "stopped",
+          message: "Not placed: cancelled before Revenue by Region was written.",
+        },
+        question: null,
+        next: null,
+      });
+    }
+    expect(loads(w)).toBe(1);
+    expect(w.writes).toHaveLength(writes);
+    expect(tenant.connected).toEqual([]);
   });
 
   it("refuses a cell under a placement of this spreadsheet, before anything is loaded or written", () => {
