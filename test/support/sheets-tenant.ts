@@ -329,5 +329,5 @@ export function placingTenant(rows: number) {
     }
     return data.handler(request);
   };
-  return { handler, connected, report: () => report };
+  return { handler, connected, recorded: data.recorded, report: () => report };
 }

@@ -278,6 +278,18 @@ describe("readCells (hand edits)", () => {
     });
   }
 
+  it("a placement just refreshed reads back equal to the checksum its refresh recorded", () => {
+    const { w, tenant } = world(20, { spreadsheetTimeZone: "Australia/Sydney" });
+    const answer = callOk<{ outcomes: { status: string }[] }>(w, "refreshPlacementsStep", {
+      runId: RUN,
+      keys: ["p:plc-42-a"],
+    });
+    expect(answer.outcomes[0]?.status).toBe("refreshed");
+    expect(editedRows(tenant.recorded[0]!.resultChecksum, read(w, "B2:D22") as never)).toEqual({
+      status: "unchanged",
+    });
+  });
+
   it("a hand edit in the sheet shows as the rows edited", () => {
     const { w, checksum } = placed();
     sheetOf(w)
