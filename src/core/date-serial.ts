@@ -65,6 +65,7 @@ export function dateToSerial(date: Date): number {
   );
 }
 
-function utcMsToSerial(ms: number): number {
+/** The serial number of a wall-clock time given as milliseconds of `Date.UTC(...)`. */
+export function utcMsToSerial(ms: number): number {
   return ms / MS_PER_DAY + UNIX_EPOCH_SERIAL;
 }

@@ -405,14 +405,18 @@ export interface SyncPlaceRunner {
   write(block: CellBlock): void;
   connect(item: PlaceItem, input: ConnectWorkbookInput): Report;
   getReport(item: PlaceItem): Report;
-  /** The answer given beforehand (the sidebar asked the user and called again). */
-  overwrite: boolean;
+  /**
+   * The answer given beforehand (the sidebar asked the user and called again), or a function that
+   * is handed the question and answers it (Apps Script: it keeps the question for the sidebar and
+   * answers no, so nothing is written in this execution).
+   */
+  overwrite: boolean | ((question: string) => boolean);
 }
 
 export function runPlaceSync(
   item: PlaceItem,
   runner: SyncPlaceRunner,
-  options: { limits?: WriteLimits } = {},
+  options: Pick<PlaceOptions, "limits" | "onProgress"> = {},
 ): PlaceOutcome {
   const program = placeProgram(item, options.limits);
   let next = program.next();
@@ -428,7 +432,8 @@ export function runPlaceSync(
           value = runner.read(effect.read);
           break;
         case "confirm":
-          value = runner.overwrite;
+          value =
+            typeof runner.overwrite === "function" ? runner.overwrite(effect.question) : runner.overwrite;
           break;
         case "write":
           runner.write(effect.block);
@@ -440,6 +445,7 @@ export function runPlaceSync(
           value = runner.getReport(item);
           break;
         case "progress":
+          options.onProgress?.({ phase: effect.phase, rows: effect.rows, totalRows: effect.totalRows });
           break;
       }
     } catch (e) {

@@ -310,3 +310,30 @@ describe("runPlace, cancelled", () => {
     expect(w.cells.size).toBe(0);
   });
 });
+
+describe("runPlaceSync, as Apps Script runs it", () => {
+  it("hands the overwrite question to a function (kept for the sidebar) and writes nothing on its no", () => {
+    const w = world({ filled: { D6: "mine" } });
+    const asked: string[] = [];
+    const outcome = runPlaceSync(planned(), {
+      ...syncRunner(w),
+      overwrite: (question) => {
+        asked.push(question);
+        return false;
+      },
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/D6 is not empty/);
+    expect(outcome).toMatchObject({ status: "not-placed", reason: "would-overwrite" });
+    expect(w.connects).toEqual([]);
+    expect([...w.cells.keys()]).toEqual(["D6"]);
+  });
+
+  it("tells the progress of writing, with the grid's rows before the first block", () => {
+    const w = world();
+    const progress: { phase: string; rows?: number; totalRows?: number | null }[] = [];
+    const outcome = runPlaceSync(planned(), syncRunner(w), { onProgress: (p) => progress.push(p) });
+    expect(outcome.status).toBe("placed");
+    expect(progress).toContainEqual({ phase: "writing", rows: 0, totalRows: 4 });
+  });
+});

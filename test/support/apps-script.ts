@@ -91,6 +91,11 @@ export interface WorldOptions {
   /** Which daily quotas apply (apps-script-limits.ts): a consumer account by default. */
   account?: AccountKind;
   fetch?: FetchHandler;
+  /**
+   * The spreadsheet's time zone (File > Settings), "Etc/UTC" by default; the script's stays
+   * "Etc/UTC". A date cell's `getValues()` Date is the instant of its wall-clock time in this zone.
+   */
+  spreadsheetTimeZone?: string;
 }
 
 type Store = Map<string, string>;
@@ -209,6 +214,74 @@ function typedIn(value: unknown): StoredCell | null {
 
 const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
 
+/** The wall-clock time of the instant `t` in `timeZone`, as the milliseconds of `Date.UTC(...)`. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockMs(t: number, timeZone: string): number {
+  if (timeZone === "Etc/UTC" || timeZone === "UTC") return t;
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(t));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const ms = ((t % 1000) + 1000) % 1000;
+  return Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second"), ms);
+}
+
+/** The instant whose wall-clock time in `timeZone` is `wall` (milliseconds of `Date.UTC(...)`). */
+function instantOfWallClock(wall: number, timeZone: string): number {
+  let t = wall - (wallClockMs(wall, timeZone) - wall);
+  t = wall - (wallClockMs(t, timeZone) - t);
+  return t;
+}
+
+/**
+ * Utilities.formatDate(date, timeZone, format): Java's SimpleDateFormat patterns; the fake knows
+ * yyyy, MM, dd, HH, mm, ss, SSS and quoted text, and throws for any other letter.
+ */
+function formatDate(date: Date, timeZone: string, format: string): string {
+  const wall = new Date(wallClockMs(date.getTime(), timeZone));
+  const pad = (n: number, w: number) => String(n).padStart(w, "0");
+  const fields: Record<string, string> = {
+    yyyy: pad(wall.getUTCFullYear(), 4),
+    MM: pad(wall.getUTCMonth() + 1, 2),
+    dd: pad(wall.getUTCDate(), 2),
+    HH: pad(wall.getUTCHours(), 2),
+    mm: pad(wall.getUTCMinutes(), 2),
+    ss: pad(wall.getUTCSeconds(), 2),
+    SSS: pad(wall.getUTCMilliseconds(), 3),
+  };
+  let out = "";
+  for (let i = 0; i < format.length; ) {
+    if (format[i] === "'") {
+      const end = format.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`Invalid argument: format (${format})`);
+      out += format.slice(i + 1, end);
+      i = end + 1;
+      continue;
+    }
+    const token = Object.keys(fields).find((k) => format.startsWith(k, i));
+    if (token) {
+      out += fields[token];
+      i += token.length;
+    } else if (/[A-Za-z]/.test(format[i]!)) {
+      throw new Error(`The fake's Utilities.formatDate does not know the pattern letter ${format[i]}`);
+    } else out += format[i++];
+  }
+  return out;
+}
+
 function cellObject(a1: string) {
   return {
     getA1Notation: () => a1,
@@ -286,6 +359,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   const dist = options.dist ?? DIST;
   const code = readFileSync(join(dist, "Code.js"), "utf8");
   const clock = new ExecutionClock();
+  const spreadsheetTimeZone = options.spreadsheetTimeZone ?? "Etc/UTC";
   const sheets: FakeSheet[] = (options.sheets ?? [{ id: 0, name: "Sheet1", cell: "A1" }]).map((s) => ({
     ...s,
   }));
@@ -457,7 +531,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
             if (v === undefined) line.push("");
             else if (typeof v === "object" && !(v instanceof Date)) line.push("#ERROR!");
             else if (typeof v === "number" && isDateFormat(cells.formats.get(key))) {
-              line.push(new Date(SERIAL_EPOCH + v * 86_400_000));
+              line.push(new Date(instantOfWallClock(SERIAL_EPOCH + v * 86_400_000, spreadsheetTimeZone)));
             } else line.push(v);
           }
           out.push(line);
@@ -537,6 +611,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
   const spreadsheet = {
     getId: () => options.spreadsheetId ?? "1FakeSpreadsheetIdForTests0123456789abcdef",
     getName: () => options.spreadsheetName ?? "Budget 2025",
+    getSpreadsheetTimeZone: () => spreadsheetTimeZone,
     getActiveSheet: () => sheetObject(sheets.find((s) => s.name === world.activeSheetName)!),
     getSheets: () => sheets.map(sheetObject),
     getSheetByName: (name: string) => {
@@ -635,6 +710,7 @@ export function loadAppsScript(options: WorldOptions = {}): World {
       ...fakeUtilitiesSleep(clock, world.sleeps),
       // A random (version 4) UUID, as java.util.UUID.randomUUID() gives one.
       getUuid: () => randomUUID(),
+      formatDate: (date: Date, timeZone: string, format: string) => formatDate(date, timeZone, format),
     },
     Session: {
       getActiveUser: () => ({ getEmail: () => "" }),

@@ -6,6 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import type { Report } from "../../src/core/schema.js";
+import { connectPlacement } from "../../src/sandbox/placing.js";
 import {
   callOk,
   DIST,
@@ -292,4 +294,40 @@ export function dataTenant(o: DataTenantOptions) {
     return base(request);
   };
   return { handler, recorded, report: () => report };
+}
+
+/**
+ * The data tenant (sheets-tenant.ts) with a service that keeps the report: GET the report, and
+ * connect-workbook applied by the sandbox's rules (the placement Up to date: the report has a
+ * current query checksum).
+ */
+export function placingTenant(rows: number) {
+  const data = dataTenant({ rows });
+  let report = { ...data.report(), currentQueryChecksum: "qc-1" } as unknown as Report;
+  const connected: Record<string, unknown>[] = [];
+  let n = 0;
+  const handler = (request: FetchedRequest) => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports") {
+      return json(200, { items: [report], pageInfo: { hasNextPage: false } });
+    }
+    if (request.method === "GET" && url.pathname === "/api/v1/deployments/7/reports/42") {
+      return json(200, report);
+    }
+    if (
+      request.method === "PUT" &&
+      request.url === `${TENANT}/api/v1/deployments/7/reports/42/connect-workbook`
+    ) {
+      const body = JSON.parse(request.payload ?? "{}");
+      connected.push(body);
+      report = connectPlacement(report, body, {
+        now: "2026-11-27T10:00:00.000Z",
+        userId: 11,
+        newId: () => `plc-new-${++n}`,
+      });
+      return json(200, report);
+    }
+    return data.handler(request);
+  };
+  return { handler, connected, recorded: data.recorded, report: () => report };
 }

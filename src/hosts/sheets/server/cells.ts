@@ -17,6 +17,7 @@
  * - Each block is followed by `SpreadsheetApp.flush()`, so that what was written is applied before
  *   the next block (and before the execution may end).
  */
+import { utcMsToSerial } from "../../../core/date-serial.js";
 import { PlatformError } from "../../../core/errors.js";
 import { formatCount } from "../../../core/limits.js";
 import { parseCell } from "../../../core/location.js";
@@ -123,4 +124,75 @@ export function writeBlock(block: CellBlock): void {
 /** The values of a range, as `getValues` gives them ("" for an empty cell), within the grid. */
 export function readCells({ sheet, range }: CellRead): unknown[][] {
   return withinGrid(sheetOf(sheet), range)?.getValues() ?? [];
+}
+
+/**
+ * Cells one `readCells` call of the sidebar may return: 50,000 (the pane reads a large range in
+ * slices of that size, taskpane/editWatch.ts). Google documents no size limit for what a server
+ * function returns through google.script.run, so the cap is chosen, not documented: it keeps one
+ * answer to a few MB of JSON and one read well inside the 6 minutes.
+ */
+export const READ_CELLS_PER_CALL = 50_000;
+
+/** Whether `value` is a Date (of any realm: `instanceof` fails across them). */
+function isDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === "[object Date]";
+}
+
+/**
+ * A Date `getValues` gave for a date cell, as the serial number the cell holds. The Date is the
+ * instant of the cell's wall-clock time in the spreadsheet's time zone (which may differ from the
+ * script's), so its wall-clock time is read back in that zone (`Utilities.formatDate`), to the
+ * millisecond, and counted as date-serial.ts counts it: the number refresh wrote, so the checksum
+ * compares equal.
+ */
+function dateCellSerial(date: Date, timeZone: string): number | string {
+  const text = Utilities.formatDate(date, timeZone, "yyyy-MM-dd'T'HH:mm:ss.SSS");
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/.exec(text);
+  if (!m) return text;
+  const [y, mo, d, h, mi, sec, ms] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return utcMsToSerial(Date.UTC(y, mo - 1, d, h, mi, sec, ms));
+}
+
+/**
+ * The values of a range for the sidebar (hand edits): as `getValues` gives them ("" for an empty
+ * cell), within the grid, with what google.script.run cannot carry made plain: a date cell's Date
+ * as its serial number (google.script.run fails on a Date), anything else not a primitive as text.
+ * At most READ_CELLS_PER_CALL cells.
+ */
+export function readValues(read: CellRead): (string | number | boolean)[][] {
+  const [first, last] = read.range.split(":");
+  const a = parseCell(first ?? "");
+  const b = parseCell(last ?? first ?? "");
+  if (!a || !b || b.row < a.row || b.col < a.col) {
+    throw new PlatformError("bad-request", `The cells to read are not a range: ${read.range.slice(0, 40)}`);
+  }
+  const cells = (b.row - a.row + 1) * (b.col - a.col + 1);
+  if (cells > READ_CELLS_PER_CALL) {
+    throw new PlatformError(
+      "bad-request",
+      `The sidebar asked for ${formatCount(cells)} cells at once; the add-on reads at most ${formatCount(READ_CELLS_PER_CALL)} a call. Close and reopen the sidebar.`,
+    );
+  }
+  const values = readCells(read);
+  let timeZone: string | null = null;
+  return values.map((row) =>
+    row.map((v) => {
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+      if (v === null || v === undefined) return "";
+      if (isDate(v)) {
+        timeZone ??= SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+        return dateCellSerial(v, timeZone);
+      }
+      return String(v);
+    }),
+  );
 }

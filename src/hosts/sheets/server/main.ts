@@ -38,6 +38,7 @@ import { chatUrlBelongsToTenant } from "../../../core/domains.js";
 import { PlatformError } from "../../../core/errors.js";
 import { tenantOrigin } from "../../../core/http.js";
 import { type PlacedReport, placedReports, type SheetRef } from "../../../core/placement-view.js";
+import type { CellRead } from "../../../core/refresh-flow.js";
 import type { ConnectWorkbookInput, Deployment, DisconnectInput, Report } from "../../../core/schema.js";
 import {
   agentChatSettings,
@@ -59,8 +60,10 @@ import {
 } from "../../../core/undo-disconnect.js";
 import type { ActiveContext, AskInput, RangeTarget, ScimUserPage, WorkbookSnapshot } from "../../host.js";
 import { askWithinLimits, MESSAGE_ID_PATTERN } from "./agent-ask.js";
-import { ensureGrid, readCells, writeBlock } from "./cells.js";
+import { ensureGrid, readCells as readSheetCells, readValues, writeBlock } from "./cells.js";
 import { type Envelope, respond, toPlatformError } from "./envelope.js";
+import { checkPlaceRequest, placeStep } from "./place.js";
+import type { PlaceStepAnswer, PlaceStepRequest } from "./place-protocol.js";
 import {
   checkStepRequest,
   EXECUTION_MS,
@@ -76,7 +79,14 @@ import { loadSettings, secretsOf, storeSettings } from "./settings-store.js";
 import { listSheets, readActiveContext, selectRangeIn } from "./spreadsheet.js";
 import { createUrlFetchTransport, type Destinations } from "./url-fetch-transport.js";
 
-export type { Envelope, RefreshStatus, RefreshStepAnswer, RefreshStepRequest };
+export type {
+  Envelope,
+  PlaceStepAnswer,
+  PlaceStepRequest,
+  RefreshStatus,
+  RefreshStepAnswer,
+  RefreshStepRequest,
+};
 
 /**
  * What the sidebar's poll answers: where the user is, and the workbook's revision (a short opaque
@@ -474,11 +484,87 @@ export function refreshPlacementsStep(request: RefreshStepRequest): Envelope<Ref
       reports,
       workbookId: context.workbookId,
       sheets,
-      cells: { write: writeBlock, read: readCells, prepare: ensureGrid },
+      cells: { write: writeBlock, read: readSheetCells, prepare: ensureGrid },
       cache: userCache(),
       remaining,
       now: () => Date.now(),
     });
+  });
+}
+
+/**
+ * "Place a report here": the reports of the deployment in Settings, every page (the pane searches
+ * them by name and marks the ones already in this spreadsheet).
+ */
+export function listDeploymentReports(): Envelope<Report[]> {
+  return sidebarCall((settings) => platformClient(settings).client.listReports(pickedDeployment(settings)));
+}
+
+/**
+ * Place a report here (docs/google-sheets.md, "Place a report here in Google Sheets"): one
+ * execution of a place through the core's place flow (place.ts): the data loaded, the cells
+ * written as a refresh writes them, then `connect-workbook`. It answers the outcome, or the
+ * overwrite question to ask before anything is written, or where the next call goes on (the
+ * 6-minute limit). Cancel is `stopRefresh` with the same run id.
+ */
+export function placeReportStep(request: PlaceStepRequest): Envelope<PlaceStepAnswer> {
+  const startedAt = Date.now();
+  const remaining = () => EXECUTION_MS - (Date.now() - startedAt);
+  return sidebarCall((settings) => {
+    const checked = checkPlaceRequest(request);
+    const context = readActiveContext();
+    const destinations: Destinations = { ...destinationsOf(settings), dataBases: [] };
+    const transport = createUrlFetchTransport(destinations);
+    const client = createSyncPlatformClient({ ...managementAccess(settings), transport, sleep });
+    const data = createSyncDataClient({
+      platform: client,
+      transport,
+      sleep,
+      secrets: secretsOf(settings),
+      remainingMs: () => remaining() - SAFETY_MS,
+      onDataUrl: (_id, base) => destinations.dataBases?.push(base),
+    });
+    // The pane shows the new placement from the outcome: no revision is noted (no reload).
+    return placeStep(checked, {
+      platform: client,
+      data,
+      listHere: () =>
+        client.listReports(pickedDeployment(settings), { externalWorkbookId: context.workbookId }),
+      workbookId: context.workbookId,
+      workbookName: context.workbookName,
+      sheets: listSheets(),
+      cells: { write: writeBlock, read: readSheetCells, prepare: ensureGrid },
+      cache: userCache(),
+      remaining,
+      now: () => Date.now(),
+    });
+  });
+}
+
+/**
+ * Hand edits: the values of one range as the sheet holds them now, for the pane to compare with a
+ * placement's checksum. Dates come back as the serial numbers a refresh wrote (google.script.run
+ * cannot carry a Date); at most READ_CELLS_PER_CALL cells a call (the sidebar reads in slices).
+ * Reads no settings and sends no request.
+ */
+export function readCells(read: CellRead): Envelope<(string | number | boolean)[][]> {
+  return respond(() => {
+    const r = read as { sheet?: { id?: unknown; name?: unknown }; range?: unknown } | null;
+    const sheet = r?.sheet;
+    if (
+      !sheet ||
+      typeof sheet !== "object" ||
+      !(sheet.id === null || typeof sheet.id === "string") ||
+      typeof sheet.name !== "string" ||
+      typeof r?.range !== "string" ||
+      r.range.length > 40
+    ) {
+      throw new PlatformError(
+        "bad-request",
+        "The cells to read are malformed. Close and reopen the sidebar.",
+      );
+    }
+    return readValues({ sheet: { id: sheet.id, name: sheet.name }, range: r.range });
   });
 }
 

@@ -51,11 +51,11 @@ export const EXECUTION_MS = 6 * 60_000;
 /** Kept free at the end of every execution: the answer to the sidebar, the cache writes. */
 export const SAFETY_MS = 20_000;
 /** The record and its one retry, each at most one fetch (UrlFetchApp waits about 60 s). */
-const RECORD_MS = 2 * DATA_REQUEST_TIMEOUT_MS;
+export const RECORD_MS = 2 * DATA_REQUEST_TIMEOUT_MS;
 /** A placement after the execution's first starts only with this much left (deployment, token, a page). */
 export const START_MS = 3 * DATA_REQUEST_TIMEOUT_MS;
 /** What a block is assumed to take before one has been measured in this execution. */
-const FIRST_BLOCK_MS = 10_000;
+export const FIRST_BLOCK_MS = 10_000;
 /**
  * Blocks of about 1 MB (some 40,000 numbers): Apps Script documents no request limit for
  * `setValues`, so the block is sized for progress and for pausing often enough, not for a payload.
@@ -65,15 +65,18 @@ export const SHEETS_WRITE_LIMITS: WriteLimits = { maxBlockBytes: 1024 * 1024, ma
 /** The user's cache: a run's progress, its Stop mark, its data between executions. */
 const PREFIX = "reportingPlatform.refresh.";
 /** How long a run's kept data and progress live (CacheService keeps a value at most 6 hours). */
-const CACHE_SECONDS = 3600;
+export const CACHE_SECONDS = 3600;
 /** Characters per cached piece: at most 3 bytes each in UTF-8, within CacheService's 100 KB a value. */
 const PIECE_CHARS = 30_000;
 /** At most this many pieces for one placement's data (CacheService caps a cache at 1,000 items). */
-const MAX_PIECES = 500;
+export const MAX_PIECES = 500;
 
 export const RUN_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 
-type Cache = Pick<GoogleAppsScript.Cache.Cache, "get" | "put" | "putAll" | "getAll" | "removeAll" | "remove">;
+export type Cache = Pick<
+  GoogleAppsScript.Cache.Cache,
+  "get" | "put" | "putAll" | "getAll" | "removeAll" | "remove"
+>;
 
 export interface HostCells {
   write(block: CellBlock): void;
@@ -96,7 +99,7 @@ export interface StepDeps {
   now(): number;
 }
 
-function cacheKey(runId: string, part: string): string {
+export function cacheKey(runId: string, part: string): string {
   return `${PREFIX}${runId}.${part}`;
 }
 
@@ -166,7 +169,7 @@ export function checkStepRequest(request: unknown): RefreshStepRequest {
 }
 
 /** Keeps a placement's loaded data in pieces; the number of pieces, or 0 when it cannot. */
-function keepData(cache: Cache | null, runId: string, answer: LoadAnswer): number {
+export function keepData(cache: Cache | null, runId: string, answer: LoadAnswer): number {
   if (!cache) return 0;
   try {
     const text = JSON.stringify(answer);
@@ -188,7 +191,7 @@ function keepData(cache: Cache | null, runId: string, answer: LoadAnswer): numbe
   }
 }
 
-function keptData(cache: Cache | null, runId: string, pieces: number): LoadAnswer | null {
+export function keptData(cache: Cache | null, runId: string, pieces: number): LoadAnswer | null {
   if (!cache || pieces === 0) return null;
   try {
     const keys = Array.from({ length: pieces }, (_, i) => cacheKey(runId, `data.${i}`));
@@ -205,7 +208,7 @@ function keptData(cache: Cache | null, runId: string, pieces: number): LoadAnswe
   }
 }
 
-function forgetData(cache: Cache | null, runId: string, pieces: number): void {
+export function forgetData(cache: Cache | null, runId: string, pieces: number): void {
   if (!cache || pieces === 0) return;
   try {
     cache.removeAll(Array.from({ length: pieces }, (_, i) => cacheKey(runId, `data.${i}`)));
@@ -239,7 +242,7 @@ function stoppedOutcome(item: RefreshItem): RefreshOutcome {
 }
 
 /** Raised by the cells' runner to end an execution in time; the flow reports it only if it cannot be kept. */
-const PAUSE_MESSAGE =
+export const PAUSE_MESSAGE =
   "Google Sheets stops an add-on's run after 6 minutes, and the data could not be kept to go on in the next run";
 
 /** One execution of a refresh run: the outcomes reached, and where the next execution goes on. */

@@ -3,7 +3,8 @@
  * service itself: every method is one `google.script.run` call to the Apps Script server (see
  * ../server/main.ts), which holds the API key. One call per user action: a list reload is
  * `refreshPane` (context, sheets and reports together), a disconnect is `disconnectPlacement`; a
- * Refresh of cells is one `refreshPlacementsStep` per execution it needs (./refresh.ts).
+ * Refresh of cells is one `refreshPlacementsStep` per execution it needs (./refresh.ts), a place one
+ * `placeReportStep` per execution, and a hand-edit check one `readCells` per slice (./place.ts).
  *
  * Sheets tells a sidebar nothing when the selection moves, so the host polls `getActiveContext`,
  * only while someone listens and the sidebar is visible, and notifies only when something changed.
@@ -295,6 +296,19 @@ export function createSheetsHost(
       // that drives them loads with the first refresh.
       const { refreshInSheets } = await import("./refresh.js");
       return refreshInSheets(run, items, handlers, { timers });
+    },
+    listDeploymentReports: () => active(run("listDeploymentReports")),
+    async placeReport(item, handlers) {
+      markActive();
+      // The server writes the cells and records the placement, in as many executions as the
+      // 6-minute limit needs; the code that drives them loads with the first place.
+      const { placeInSheets } = await import("./place.js");
+      return placeInSheets(run, item, handlers);
+    },
+    async readCells(read) {
+      // One call per slice of rows (server/cells.ts caps one call); loaded with the first read.
+      const { readCellsInSlices } = await import("./place.js");
+      return readCellsInSlices(run, read);
     },
     // Google Sheets has no cell context menu for add-ons: "Disconnect report here" is an add-on menu
     // item that runs on the server, so no command ever starts in the sidebar.

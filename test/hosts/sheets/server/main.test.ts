@@ -45,6 +45,12 @@ describe("Code.js as Apps Script loads it", () => {
       "abortChat",
       "selectRange",
       "loadSidebarChunks",
+      "refreshPlacementsStep",
+      "refreshStatus",
+      "stopRefresh",
+      "listDeploymentReports",
+      "placeReportStep",
+      "readCells",
     ]) {
       expect(typeof world.global[name], name).toBe("function");
     }

@@ -62,7 +62,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-async function openSidebar(settings: Record<string, unknown> = {}): Promise<Page> {
+async function openSidebar(settings: Record<string, unknown> = {}, cell = "C3"): Promise<Page> {
   world = loadAppsScript({
     spreadsheetId: OTHER_WORKBOOK.id,
     spreadsheetName: OTHER_WORKBOOK.name,
@@ -76,7 +76,7 @@ async function openSidebar(settings: Record<string, unknown> = {}): Promise<Page
     apiKey: DEMO_API_KEY,
     ...settings,
   });
-  world.select("KPIs", "C3");
+  world.select("KPIs", cell);
   calls.length = 0;
   chunkRequests.length = 0;
   const page = await browser.newPage({ viewport: { width: 300, height: 800 } });
@@ -115,6 +115,62 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     await page.close();
   });
 
+  it("Place a report here on an empty cell: the server writes the cells and records the placement; it is listed Up to date, not Edited, until the cells are edited by hand", async () => {
+    const page = await openSidebar({}, "H2");
+    const card = page.getByTestId("selected-cell-card");
+    await card.getByRole("button", { name: "Place a report here" }).waitFor({ timeout: 15_000 });
+    calls.length = 0;
+    await card.getByRole("button", { name: "Place a report here" }).click();
+    await card.getByRole("searchbox", { name: "Search reports" }).fill("forecast");
+    await card.getByRole("radio", { name: "Forecast vs Actual" }).check({ timeout: 15_000 });
+    await card.getByRole("button", { name: "Place", exact: true }).click();
+    await page
+      .getByText(/Placed Forecast vs Actual at KPIs!H2:[A-Z]+\d+\./)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    const placed = await page
+      .getByText(/Placed Forecast vs Actual at KPIs!H2:[A-Z]+\d+\./)
+      .first()
+      .textContent();
+    const where = /KPIs!H2:[A-Z]+\d+/.exec(placed ?? "")![0];
+    // Its row in the list (the placement refreshed above is empty in this test's fresh sheet: Edited).
+    const item = page.getByRole("listitem").filter({ hasText: where });
+    expect(calls).toContain("listDeploymentReports");
+    expect(calls).toContain("placeReportStep");
+    expect(world.valuesOf("KPIs", "H2")[0]![0]).not.toBe("");
+    const put = world.requests.filter((r) => r.method === "PUT");
+    expect(put).toHaveLength(1);
+    expect(JSON.parse(put[0]!.payload ?? "{}")).toMatchObject({
+      host: "GOOGLE_SHEETS",
+      sheetId: "184302216",
+      sheetName: "KPIs",
+      anchorCell: "H2",
+      workbookName: OTHER_WORKBOOK.name,
+      resultChecksum: { v: 1 },
+    });
+    // The pane compares the new placement's cells with its checksum (readCells): not Edited.
+    await page.getByRole("button", { name: "Reload list" }).click();
+    await page.waitForFunction(() => document.body.textContent?.includes("Up to date"), null, {
+      timeout: 15_000,
+    });
+    await expect.poll(() => calls.includes("readCells"), { timeout: 15_000 }).toBe(true);
+    await item.getByText("Up to date").first().waitFor({ timeout: 15_000 });
+    expect(await item.getByText("Edited", { exact: true }).count()).toBe(0);
+    // A hand edit in the sheet's third row of the result: Edited, with the row.
+    world.global.SpreadsheetApp.getActiveSpreadsheet()
+      .getSheetByName("KPIs")
+      .getRange("H4")
+      .setValues([["typed"]]);
+    await page.getByRole("button", { name: "Reload list" }).click();
+    await item.getByText("Edited", { exact: true }).first().waitFor({ timeout: 15_000 });
+    await item
+      .getByText(/row 4 edited/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it("shows this spreadsheet's placement under the cell and disconnects it in one server call", async () => {
     const page = await openSidebar();
     await page.getByText("Google Sheets", { exact: false }).first().waitFor({ timeout: 15_000 });
@@ -130,9 +186,10 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
       .first()
       .waitFor({ timeout: 15_000 });
     // (The toast's code may come from the server too: loadSidebarChunks is not a disconnect call.)
-    expect(calls.filter((c) => c !== "getActiveContext" && c !== "loadSidebarChunks")).toEqual([
-      "disconnectPlacement",
-    ]);
+    // (readCells is the pane's hand-edit check of the list's Up to date placements.)
+    expect(
+      calls.filter((c) => c !== "getActiveContext" && c !== "loadSidebarChunks" && c !== "readCells"),
+    ).toEqual(["disconnectPlacement"]);
     expect(world.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
     if (process.env.SHEETS_SIDEBAR_SCREENSHOT)
       await page.screenshot({ path: process.env.SHEETS_SIDEBAR_SCREENSHOT });
