@@ -71,7 +71,9 @@ describe("hand edits", () => {
     const where = "Summary!B2:F8";
     // Refreshed, the placement holds a checksum of this add-in's version, compared as recorded.
     await refreshFromMenu(page, where);
-    await messages(page).getByText("Refreshed Revenue by Region at Summary!B2:F8.").waitFor({ timeout: 60_000 });
+    await messages(page)
+      .getByText("Refreshed Revenue by Region at Summary!B2:F8.")
+      .waitFor({ timeout: 60_000 });
     await expect.poll(() => placementItem(page, where).textContent()).toContain("Up to date");
     const written = await cell(page, "C4").getAttribute("data-value");
     expect(written).toBeTruthy();
@@ -95,7 +97,8 @@ describe("hand edits", () => {
     await line.getByRole("button", { name: "Locate" }).click();
     await expect.poll(() => nameBox(page).inputValue()).toBe("B4:F4");
     for (const a of ["B4", "F4"]) expect(await cell(page, a).getAttribute("aria-selected")).toBe("true");
-    for (const a of ["B3", "B5", "G4"]) expect(await cell(page, a).getAttribute("aria-selected")).not.toBe("true");
+    for (const a of ["B3", "B5", "G4"])
+      expect(await cell(page, a).getAttribute("aria-selected")).not.toBe("true");
 
     // Refresh asks first; Cancel keeps the edit.
     await refreshFromMenu(page, where);
