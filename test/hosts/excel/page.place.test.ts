@@ -31,7 +31,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 const SHEET = Object.fromEntries(DEMO_WORKBOOK.sheets.map((s) => [s.name, s.id])) as Record<string, string>;
-/** "Churn Watchlist": a demo report placed in no workbook. */
+/** "Churn Watchlist": a small demo report, placed once in the demo workbook (at Summary!B28). */
 const CHURN = 110;
 
 let certs: string;
@@ -248,7 +248,7 @@ describe("Place a report here in the Excel pane, through the add-in server's rel
 });
 
 describe("Hand edits in the Excel pane", () => {
-  it("a cell typed over in Excel shows Edited after Reload list, and when the user leaves the range", async () => {
+  it("a cell typed over in Excel shows Edited after Reload list, and when the user leaves the range; Refresh asks, Overwrite clears it", async () => {
     const pane = await openPane({ cell: "L2" });
     const { page } = pane;
     const where = await placeChurn(page, "L2");
@@ -278,6 +278,26 @@ describe("Hand edits in the Excel pane", () => {
       for (const h of o.handlers.selection ?? []) void h();
     });
     await expect.poll(() => line.textContent(), { timeout: 30_000 }).toContain("rows 4 and 6 edited");
+
+    // Refresh asks first; Overwrite writes the report's values back, and Edited goes.
+    await item.getByRole("button", { name: /^Actions for/ }).click();
+    await page.getByRole("menuitem", { name: "Refresh", exact: true }).click();
+    await page
+      .getByText(
+        /Refresh will overwrite your edits in rows 4 and 6 of Churn Watchlist \(Summary!L4:[A-Z]+6\)\./,
+      )
+      .waitFor({ timeout: 30_000 });
+    expect(await summaryValues(page, ["M4", "M6"])).toEqual([424242, "typed"]);
+    await page.getByRole("button", { name: "Overwrite" }).click();
+    await messages(page)
+      .getByText(`Refreshed Churn Watchlist at ${where}.`)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await expect.poll(() => item.locator("[data-hand-edits]").count(), { timeout: 30_000 }).toBe(0);
+    const [m4, m6] = await summaryValues(page, ["M4", "M6"]);
+    expect(m4).not.toBe(424242);
+    expect(m6).not.toBe("typed");
+    expect(await item.textContent()).toContain("Up to date");
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
     await page.context().close();
