@@ -118,12 +118,15 @@ function storedSettings(tenant: string): Record<string, string> {
 
 /**
  * `officeScript`: script text run after the stand-in, in the same file (bench/refresh-pane.ts adds
- * the cells a refresh writes).
+ * the cells a refresh writes). `cells`: the kit's cells held to Excel's rules instead
+ * (`excelCellsScript()`, office-stand-in.ts), which also read back what was written
+ * (bench/hand-edits-pane.ts).
  */
 export async function serveExcelPane(
   excelDir: string,
   seed: Seed,
   officeScript = "",
+  options: { cells?: string } = {},
 ): Promise<ServedExcelPane> {
   const certs = mkdtempSync(join(tmpdir(), "rp-bench-certs-"));
   const closers: (() => Promise<void>)[] = [async () => rmSync(certs, { recursive: true, force: true })];
@@ -144,6 +147,7 @@ export async function serveExcelPane(
       sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
       active: { sheet: "Summary", cell: "B2" },
       storage: storedSettings(sandbox.url),
+      ...(options.cells ? { cells: options.cells } : {}),
     });
     const office = await serveOfficeStandIn(`${standIn}\n${officeScript}`, tls);
     closers.push(office.close);

@@ -73,8 +73,8 @@ const CELLS_SCRIPT = `
 
 const owner = { id: 11, email: "ann.lee@example.com", firstName: "Ann", picture: null };
 
-/** The demo's sheets and keys, with one report: 50,000 x 8 at Summary!B2, the active cell. */
-function seed() {
+/** The demo's sheets and keys, with one report: 50,000 x 8 at Summary!B2, the active cell (also bench/hand-edits-pane.ts's). */
+export function seed() {
   const summary = DEMO_WORKBOOK.sheets.find((s) => s.name === "Summary")!;
   const placement: ReportPlacement = {
     workbookId: DEMO_WORKBOOK.id,

@@ -35,9 +35,20 @@ export interface EditWatch {
   idle(): Promise<void>;
 }
 
-/** What makes a placement's comparison stale: where it is, and the checksum it is compared with. */
+/**
+ * What makes a placement's comparison stale: where it is, the checksum it is compared with, and when
+ * it was last written. A refresh that writes the same result over hand edits records the very same
+ * checksum: only its time says the cells were written again.
+ */
 function signature(p: PlacedReport): string {
-  return JSON.stringify([p.syncStatus, p.anchorCell, p.endResultCell, p.resultLocation, p.resultChecksum]);
+  return JSON.stringify([
+    p.syncStatus,
+    p.anchorCell,
+    p.endResultCell,
+    p.resultLocation,
+    p.refreshedAt,
+    p.resultChecksum,
+  ]);
 }
 
 /** Waits a macrotask: the pane handles input between the reads of a large range. */

@@ -1,0 +1,305 @@
+/**
+ * Place a report here, Undo of a disconnect, and hand edits in the built Excel pane (dist/excel) in
+ * Chromium, served over HTTPS by the add-in server, against the local Reporting Platform started
+ * with `--no-cors`: every call goes through the add-in server's relay. Office.js is the stand-in
+ * (office-stand-in.ts) with cells held to Excel's rules (excel-cells.ts, bundled into the page), as
+ * in page.refresh.test.ts.
+ *
+ * Each test starts from a fresh sandbox. What is asserted is what the user sees (the picker, the
+ * list's rows, the messages) and what the workbook and the service hold afterwards (the stand-in's
+ * cells and document properties, the placement's record).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { devCertificate } from "../../../src/addin-server/dev-certs.js";
+import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
+import { parseTenantList } from "../../../src/addin-server/tenants.js";
+import { placementsOf } from "../../../src/core/placements.js";
+import type { Report, ReportPlacement } from "../../../src/core/schema.js";
+import { WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
+import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
+import { excelCellsScript, OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
+import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
+const SHEET = Object.fromEntries(DEMO_WORKBOOK.sheets.map((s) => [s.name, s.id])) as Record<string, string>;
+/** "Churn Watchlist": a small demo report, placed once in the demo workbook (at Summary!B28). */
+const CHURN = 110;
+
+let certs: string;
+let tls: Awaited<ReturnType<typeof devCertificate>>;
+let launched: LaunchedBrowser;
+let browser: Browser;
+let cells: string;
+/** What each test started, stopped after it. */
+let running: { sandbox: SpawnedSandbox; server: RunningAddinServer } | null = null;
+
+beforeAll(async () => {
+  certs = mkdtempSync(join(tmpdir(), "excel-place-certs-"));
+  [tls, cells] = await Promise.all([devCertificate(certs), excelCellsScript()]);
+  launched = await launchBrowser();
+  browser = launched.browser;
+});
+
+afterEach(async () => {
+  if (!running) return;
+  await Promise.all([running.server.close(), running.sandbox.stop()]);
+  running = null;
+});
+
+afterAll(async () => {
+  await launched?.close();
+  rmSync(certs, { recursive: true, force: true });
+});
+
+interface Pane {
+  page: Page;
+  sandbox: SpawnedSandbox;
+  /** Calls the page made to the tenant itself (none: a `--no-cors` tenant refuses them). */
+  direct: string[];
+  relayed: string[];
+  errors: string[];
+}
+
+type Office = {
+  __office: {
+    custom: Record<string, string>;
+    active: { sheet: string; cell: string };
+    handlers: Record<string, (() => unknown)[]>;
+    cells: { value(s: string, a: string): unknown; type(s: string, a: string, v: unknown[][]): void };
+  };
+};
+
+/**
+ * A fresh `--no-cors` sandbox with the demo data, the add-in server listing it, and the pane opened
+ * as Excel opens it with the active cell at `cell` of Summary. `custom`: the workbook's document
+ * properties (the demo workbook's id by default).
+ */
+async function openPane(options: { cell: string; custom?: Record<string, string> }): Promise<Pane> {
+  const sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
+  const server = await startAddinServer({
+    distDir: DIST,
+    port: 0,
+    tenants: parseTenantList([sandbox.url]),
+    tls,
+  });
+  running = { sandbox, server };
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const direct: string[] = [];
+  const relayed: string[] = [];
+  const errors: string[] = [];
+  const relayHost = new URL(sandbox.url).host;
+  page.on("request", (r) => {
+    if (r.url().startsWith(`${sandbox.url}/`)) direct.push(`${r.method()} ${r.url()}`);
+    if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  const standIn = officeStandIn({
+    workbookName: DEMO_WORKBOOK.name,
+    custom: options.custom ?? { [WORKBOOK_ID_PROPERTY]: DEMO_WORKBOOK.id },
+    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
+    active: { sheet: "Summary", cell: options.cell },
+    storage: {
+      "reporting-platform/settings": JSON.stringify({
+        tenantUrl: sandbox.url,
+        apiKey: DEMO_API_KEY,
+        deploymentId: 1,
+        chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
+        agentApiKey: DEMO_AGENT_KEY,
+        externalId: "ann@example.com",
+      }),
+    },
+    cells,
+  });
+  const origin = new URL(server.url).origin;
+  await page.route("**/*", async (route) => {
+    const target = route.request().url();
+    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
+    if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
+    return route.abort();
+  });
+  await page.goto(`${server.url}/taskpane.html`);
+  await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
+  return { page, sandbox, direct, relayed, errors };
+}
+
+/** The list's row of the placement shown at `where` ("Summary!B2:F8"). */
+function row(page: Page, where: string) {
+  const escaped = where.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return page.getByRole("listitem").filter({ has: page.getByText(new RegExp(`^${escaped}( ·|$)`)) });
+}
+
+const messages = (page: Page) => page.getByRole("status", { name: "Messages" });
+
+/** The workbook's id property as the stand-in holds it. */
+function storedWorkbookId(page: Page): Promise<string | undefined> {
+  return page.evaluate((key) => (window as never as Office).__office.custom[key], WORKBOOK_ID_PROPERTY);
+}
+
+/** Values of several cells of Summary in the stand-in's workbook, in one round trip. */
+function summaryValues(page: Page, addresses: string[]): Promise<unknown[]> {
+  return page.evaluate(
+    ([id, list]) => {
+      const c = (window as never as Office).__office.cells;
+      return (list as string[]).map((a) => c.value(id as string, a) ?? null);
+    },
+    [SHEET.Summary, addresses] as const,
+  );
+}
+
+/** The service's placements of report `id` in workbook `workbookId`. */
+async function records(sandbox: SpawnedSandbox, id: number, workbookId: string): Promise<ReportPlacement[]> {
+  const res = await fetch(`${sandbox.url}/api/v1/deployments/1/reports/${id}`, {
+    headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
+  });
+  expect(res.status).toBe(200);
+  return placementsOf((await res.json()) as Report).filter((p) => p.workbookId === workbookId);
+}
+
+/** Place a report here from the selected-cell card: the picker, a search, Place. Returns where it went. */
+async function placeChurn(page: Page, at: string): Promise<string> {
+  const card = page.getByTestId("selected-cell-card");
+  await expect.poll(() => card.textContent()).toContain(`Summary!${at}`);
+  await card.getByRole("button", { name: "Place a report here" }).click();
+  await card.getByRole("searchbox", { name: "Search reports" }).fill("churn");
+  await expect.poll(() => card.getByRole("radio").count()).toBe(1);
+  await card.getByRole("radio", { name: "Churn Watchlist" }).check();
+  await card.getByRole("button", { name: "Place", exact: true }).click();
+  const placed = messages(page).getByText(
+    new RegExp(`^Placed Churn Watchlist at Summary!${at}:[A-Z]+\\d+\\.`),
+  );
+  await placed.first().waitFor({ timeout: 60_000 });
+  return /at (Summary![A-Z]+\d+:[A-Z]+\d+)\./.exec((await placed.first().textContent())!)![1]!;
+}
+
+describe("Place a report here in the Excel pane, through the add-in server's relay", () => {
+  it("in a workbook without its id: the id property added, the cells written, listed Up to date and current; Disconnect, then Undo brings the same placement back", async () => {
+    const pane = await openPane({ cell: "B2", custom: {} });
+    const { page, sandbox } = pane;
+    const where = await placeChurn(page, "B2");
+
+    // The workbook holds its id now, and the service recorded the placement under it.
+    const id = await storedWorkbookId(page);
+    expect(id).toEqual(expect.any(String));
+    expect(id).not.toBe(DEMO_WORKBOOK.id);
+    const [recorded, ...others] = await records(sandbox, CHURN, id!);
+    expect(others).toEqual([]);
+    expect(recorded).toMatchObject({
+      host: "EXCEL",
+      sheetId: SHEET.Summary,
+      sheetName: "Summary",
+      anchorCell: "B2",
+      endResultCell: where.split(":")[1],
+      workbookName: DEMO_WORKBOOK.name,
+      syncStatus: "UP_TO_DATE",
+    });
+    expect((recorded as { resultChecksum?: { v?: number } }).resultChecksum?.v).toBe(1);
+    // The cells: the header row from the data's titles, and the last row written.
+    const [header, last] = await summaryValues(page, ["B2", where.split(":")[1]!]);
+    expect(header).toEqual(expect.any(String));
+    expect(last).not.toBeNull();
+    // Listed Up to date, as the current placement (the active cell is in it).
+    const item = row(page, where);
+    await expect.poll(() => item.textContent()).toContain("Up to date");
+    expect(await item.getAttribute("aria-current")).toBe("true");
+    expect(await item.locator("[data-hand-edits]").count()).toBe(0);
+
+    // Disconnect, then Undo: the same placement (address and checksum) recorded again.
+    const card = page.getByTestId("selected-cell-card");
+    await card.getByRole("button", { name: "Disconnect report here" }).click();
+    await messages(page).getByText(`Disconnected Churn Watchlist from ${where}`).waitFor({ timeout: 30_000 });
+    await expect.poll(() => row(page, where).count()).toBe(0);
+    expect(await records(sandbox, CHURN, id!)).toEqual([]);
+    await messages(page).getByRole("button", { name: "Undo" }).click();
+    await messages(page)
+      .getByText(`Undone: Churn Watchlist is placed at ${where} again.`)
+      .waitFor({ timeout: 30_000 });
+    await expect.poll(() => row(page, where).count()).toBe(1);
+    expect(await row(page, where).textContent()).toContain("Up to date");
+    const [restored, ...more] = await records(sandbox, CHURN, id!);
+    expect(more).toEqual([]);
+    const address = (p: ReportPlacement) => ({
+      sheetId: p.sheetId,
+      sheetName: p.sheetName,
+      anchorCell: p.anchorCell,
+      resultLocation: p.resultLocation,
+      endResultCell: p.endResultCell,
+      resultChecksum: (p as { resultChecksum?: unknown }).resultChecksum,
+    });
+    expect(address(restored!)).toEqual(address(recorded!));
+    // The cells were never touched.
+    expect(await summaryValues(page, ["B2"])).toEqual([header]);
+    expect(pane.direct).toEqual([]);
+    expect(
+      pane.relayed.some((r) => r.startsWith("PUT ") && r.endsWith(`/reports/${CHURN}/connect-workbook`)),
+    ).toBe(true);
+    expect(pane.errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("Hand edits in the Excel pane", () => {
+  it("a cell typed over in Excel shows Edited after Reload list, and when the user leaves the range; Refresh asks, Overwrite clears it", async () => {
+    const pane = await openPane({ cell: "L2" });
+    const { page } = pane;
+    const where = await placeChurn(page, "L2");
+    const item = row(page, where);
+    await expect.poll(() => item.textContent()).toContain("Up to date");
+    expect(await item.locator("[data-hand-edits]").count()).toBe(0);
+
+    // The user types over M4 in Excel (the stand-in's cells, as typing puts them).
+    await page.evaluate(
+      ([id]) => (window as never as Office).__office.cells.type(id!, "M4", [[424242]]),
+      [SHEET.Summary],
+    );
+    await page.getByRole("button", { name: "Reload list" }).click();
+    const line = item.locator('[data-hand-edits="edited"]');
+    await line.waitFor({ timeout: 30_000 });
+    expect(await line.textContent()).toContain("row 4 edited");
+    expect(await line.getByRole("button", { name: "Locate" }).count()).toBe(1);
+
+    // Another edit, then the user moves out of the placement (Excel's selection event): read again.
+    await page.evaluate(
+      ([id]) => (window as never as Office).__office.cells.type(id!, "M6", [["typed"]]),
+      [SHEET.Summary],
+    );
+    await page.evaluate(() => {
+      const o = (window as never as Office).__office;
+      o.active = { sheet: "Summary", cell: "A1" };
+      for (const h of o.handlers.selection ?? []) void h();
+    });
+    await expect.poll(() => line.textContent(), { timeout: 30_000 }).toContain("rows 4 and 6 edited");
+
+    // Refresh asks first; Overwrite writes the report's values back, and Edited goes.
+    await item.getByRole("button", { name: /^Actions for/ }).click();
+    await page.getByRole("menuitem", { name: "Refresh", exact: true }).click();
+    await page
+      .getByText(
+        /Refresh will overwrite your edits in rows 4 and 6 of Churn Watchlist \(Summary!L4:[A-Z]+6\)\./,
+      )
+      .waitFor({ timeout: 30_000 });
+    expect(await summaryValues(page, ["M4", "M6"])).toEqual([424242, "typed"]);
+    await page.getByRole("button", { name: "Overwrite" }).click();
+    await messages(page)
+      .getByText(`Refreshed Churn Watchlist at ${where}.`)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await expect.poll(() => item.locator("[data-hand-edits]").count(), { timeout: 30_000 }).toBe(0);
+    const [m4, m6] = await summaryValues(page, ["M4", "M6"]);
+    expect(m4).not.toBe(424242);
+    expect(m6).not.toBe("typed");
+    expect(await item.textContent()).toContain("Up to date");
+    expect(pane.direct).toEqual([]);
+    expect(pane.errors).toEqual([]);
+    await page.context().close();
+  });
+});
