@@ -146,7 +146,31 @@ export function editedRows(
   if (stored.extent.rows !== now.rows || stored.extent.columns !== now.columns) {
     return { status: "resized", written: stored.extent, now };
   }
-  const current = chunkHashes(values, now, options.dateSerial ?? dateToSerial);
+  return compareChunks(stored, now, chunkHashes(values, now, options.dateSerial ?? dateToSerial));
+}
+
+/**
+ * `editedRows` given the checksum of the cells now, made beforehand (resultChecksumSteps over the
+ * cells read back, in steps, so that no one piece of work hashes a large range whole): the same
+ * answer as editedRows of those cells.
+ */
+export function editedRowsOfChecksum(checksum: unknown, current: ResultChecksum): EditedRows {
+  const stored = readChecksum(checksum);
+  if (typeof stored === "string") return { status: "cannot-tell", reason: stored };
+  const extent = PAYLOAD.exec(current.payload ?? "");
+  if (!extent) return { status: "cannot-tell", reason: "the cells' own checksum has no extent" };
+  const now = { rows: Number(extent[1]), columns: Number(extent[2]) };
+  if (stored.extent.rows !== now.rows || stored.extent.columns !== now.columns) {
+    return { status: "resized", written: stored.extent, now };
+  }
+  return compareChunks(stored, now, current.chunks);
+}
+
+function compareChunks(
+  stored: { chunks: ResultChecksumChunk[] },
+  now: GridExtent,
+  current: readonly ResultChecksumChunk[],
+): EditedRows {
   if (current.length !== stored.chunks.length || current.some((c, i) => c.from !== stored.chunks[i]?.from)) {
     return { status: "cannot-tell", reason: "its chunks do not cover the rows as version 1 does" };
   }

@@ -19,7 +19,7 @@ import {
   runRefresh,
   runRefreshSync,
 } from "../../src/core/index.js";
-import { resultChecksumSteps } from "../../src/core/result-checksum.js";
+import { editedRows, editedRowsOfChecksum, resultChecksumSteps } from "../../src/core/result-checksum.js";
 import { fullReport, placement } from "./fixtures.js";
 
 /** Every SHA-256 the checksum computes, counted: one per chunk hashed. */
@@ -86,6 +86,24 @@ describe("resultChecksumSteps", () => {
     expect(hashes.count).toBe(2);
     steps.finish();
     expect(hashes.count).toBe(1_334);
+  });
+});
+
+describe("editedRowsOfChecksum (the hand-edit check, hashed in steps)", () => {
+  it("says what editedRows says of the same cells: unchanged, edited rows, resized, cannot tell", () => {
+    const written = gridOf(4_100, 3);
+    const stored = resultChecksum(written);
+    const edited = written.map((r) => [...r]);
+    edited[10]![1] = "hand";
+    edited[4_000]![0] = 1;
+    const cases: unknown[][][] = [written, edited, gridOf(4_099, 3), gridOf(4_100, 4)];
+    for (const now of cases) {
+      expect(editedRowsOfChecksum(stored, resultChecksum(now as GridCell[][]))).toEqual(
+        editedRows(stored, now as GridCell[][]),
+      );
+    }
+    expect(editedRowsOfChecksum(stored, resultChecksum(edited)).status).toBe("edited");
+    expect(editedRowsOfChecksum({ v: 9 }, stored)).toEqual(editedRows({ v: 9 }, written));
   });
 });
 
