@@ -188,6 +188,14 @@ export async function run(): Promise<void> {
       await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
       await cdp.send("Profiler.start");
     }
+    // BENCH_TRACE=file.json: a Chromium trace of the run (the main thread's tasks, what each ran).
+    const trace = process.env.BENCH_TRACE;
+    if (trace) {
+      await launched.browser.startTracing(page, {
+        path: trace,
+        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "toplevel"],
+      });
+    }
     const t0 = Date.now();
     await refresh.click();
     const done = page
@@ -211,6 +219,7 @@ export async function run(): Promise<void> {
     }
     await done;
     const ms = Date.now() - t0;
+    if (trace) await launched.browser.stopTracing();
     if (cdp && profile) {
       const { profile: data } = await cdp.send("Profiler.stop");
       writeFileSync(profile, JSON.stringify(data));
