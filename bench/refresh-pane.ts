@@ -12,7 +12,7 @@
  * turn of the event loop, as a round trip to Excel does; a read answers empty cells of the range's
  * size. Excel draws its own grid in another process: nothing of the workbook is on this page.
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Report, ReportPlacement } from "../src/core/schema.js";
 import { DEMO_API_KEY, DEMO_DEPLOYMENTS } from "../src/sandbox/demo.js";
@@ -156,11 +156,11 @@ export function seed() {
 
 /** In the page before its scripts: keydown waits and the longest tasks, from `__measure.start`. */
 const MEASURE_SCRIPT = `(() => {
-  const m = { on: false, delays: [], longest: 0, tasks: 0 };
+  const m = { on: false, delays: [], longest: 0, tasks: 0, durations: [] };
   window.__measure = m;
   document.addEventListener("keydown", (e) => { if (m.on) m.delays.push(performance.now() - e.timeStamp); }, true);
   new PerformanceObserver((list) => { if (!m.on) return;
-    for (const t of list.getEntries()) { m.tasks++; m.longest = Math.max(m.longest, t.duration); } })
+    for (const t of list.getEntries()) { m.tasks++; m.durations.push(Math.round(t.duration)); m.longest = Math.max(m.longest, t.duration); } })
     .observe({ type: "longtask", buffered: false });
 })();`;
 
@@ -180,6 +180,22 @@ export async function run(): Promise<void> {
     await page.evaluate(() => {
       (window as unknown as { __measure: { on: boolean } }).__measure.on = true;
     });
+    // BENCH_PROFILE=file.cpuprofile: a CPU profile of the page during the refresh (Chrome DevTools).
+    const profile = process.env.BENCH_PROFILE;
+    const cdp = profile ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+      await cdp.send("Profiler.start");
+    }
+    // BENCH_TRACE=file.json: a Chromium trace of the run (the main thread's tasks, what each ran).
+    const trace = process.env.BENCH_TRACE;
+    if (trace) {
+      await launched.browser.startTracing(page, {
+        path: trace,
+        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "toplevel"],
+      });
+    }
     const t0 = Date.now();
     await refresh.click();
     const done = page
@@ -203,9 +219,15 @@ export async function run(): Promise<void> {
     }
     await done;
     const ms = Date.now() - t0;
+    if (trace) await launched.browser.stopTracing();
+    if (cdp && profile) {
+      const { profile: data } = await cdp.send("Profiler.stop");
+      writeFileSync(profile, JSON.stringify(data));
+      console.log(`CPU profile of the page during the refresh: ${profile}`);
+    }
     const result = await page.evaluate(() => {
       const w = window as unknown as {
-        __measure: { on: boolean; delays: number[]; longest: number; tasks: number };
+        __measure: { on: boolean; delays: number[]; longest: number; tasks: number; durations: number[] };
         __cells: { syncs: number; bytes: number };
       };
       w.__measure.on = false;
@@ -219,6 +241,10 @@ export async function run(): Promise<void> {
     const p95 = delays[Math.floor(delays.length * 0.95)] ?? 0;
     console.log(
       `Refresh of ${ROWS.toLocaleString("en")} x 8 in the Excel pane: ${(ms / 1000).toFixed(1)} s, ${result.cells.syncs} syncs (largest ${(result.cells.bytes / 1e6).toFixed(1)} MB); ${delays.length} key presses measured of ${presses}; longest main-thread task ${result.longest.toFixed(0)} ms (${result.tasks} tasks over 50 ms)`,
+    );
+    // Every task over 50 ms (Long Tasks API), longest first: which pieces of work input waited for.
+    console.log(
+      `Main-thread tasks over 50 ms, longest first: ${[...result.durations].sort((a, b) => b - a).join(", ") || "none"} (ms)`,
     );
     console.log(
       goalLine(

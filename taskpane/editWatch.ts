@@ -11,11 +11,13 @@ import {
   type EditNote,
   editCheckOf,
   editNote,
+  editNoteOfChecksum,
   pendingEditNote,
 } from "../src/core/hand-edits.js";
 import type { CellRange } from "../src/core/location.js";
 import type { PlacedReport, SheetRef } from "../src/core/placement-view.js";
 import { formatRange } from "../src/core/refresh-plan.js";
+import { type ChecksumCell, resultChecksumSteps } from "../src/core/result-checksum.js";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
 
@@ -85,6 +87,26 @@ export function createEditWatch(host: Pick<SpreadsheetHost, "readCells">): EditW
     return rows;
   }
 
+  /**
+   * The note of a large range: its cells hashed a slice of rows at a time (as many cells as one
+   * read), input handled between the slices, then compared; the same note as `editNote`.
+   */
+  async function noteInSteps(
+    p: PlacedReport,
+    check: Extract<EditCheck, { kind: "read" }>,
+  ): Promise<EditNote> {
+    const values = (await read(check)) as ChecksumCell[][];
+    const steps = resultChecksumSteps(values);
+    const width = check.range.right - check.range.left + 1;
+    const step = Math.max(1, Math.floor(LAZY_READ_CELLS / width));
+    for (let rows = step; rows < values.length; rows += step) {
+      await yieldToInput();
+      steps.hashThrough(rows);
+    }
+    await yieldToInput();
+    return editNoteOfChecksum(p, check, steps.finish());
+  }
+
   async function compare(p: PlacedReport, sheets: readonly SheetRef[]): Promise<void> {
     const mine = (generation.get(p.key) ?? 0) + 1;
     generation.set(p.key, mine);
@@ -96,7 +118,7 @@ export function createEditWatch(host: Pick<SpreadsheetHost, "readCells">): EditW
       if (generation.get(p.key) !== mine) return;
       let note: EditNote;
       try {
-        note = editNote(p, check, (await read(check)) as never);
+        note = check.lazy ? await noteInSteps(p, check) : editNote(p, check, (await read(check)) as never);
       } catch (error) {
         note = {
           kind: "cannot-tell",

@@ -37,7 +37,13 @@ import {
 } from "./limits.js";
 import { operations } from "./operations.js";
 import type { Report } from "./schema.js";
-import { type HttpRequest, readBodyText, type SyncTransport, type Transport } from "./transport.js";
+import {
+  type HttpRequest,
+  readBodyBytes,
+  readBodyText,
+  type SyncTransport,
+  type Transport,
+} from "./transport.js";
 
 /** Where a load stands, for a progress line ("Waiting for the service…", "12,000 of 50,000 rows"). */
 export interface DataLoadProgress {
@@ -63,6 +69,22 @@ export interface DataResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
+}
+
+/**
+ * A "request" effect's answer for a load run elsewhere (`runEffect` with `asBytes`): the body as
+ * it came, bytes undecoded when it came as bytes, so that a worker decodes it (dataResponseOf).
+ */
+export interface DataResponseBytes {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+/** The DataResponse of a DataResponseBytes: the body decoded as UTF-8 (as readBodyText does). */
+export function dataResponseOf(response: DataResponseBytes): DataResponse {
+  const { status, headers, body } = response;
+  return { status, headers, text: typeof body === "string" ? body : new TextDecoder().decode(body) };
 }
 
 interface ProgramOptions {
@@ -283,6 +305,12 @@ export interface DataClient {
   ): Promise<LoadAnswer>;
   /** Forgets every token and data URL (the settings changed). */
   forget(): void;
+  /**
+   * One effect of a `loadProgram` run somewhere else (a worker, which has no transport, keys or
+   * tokens of its own): done here as `load` does it, with this client's data URLs, tokens and
+   * transport. Its answer is what the program expects back; a failure is a PlatformError.
+   */
+  runEffect(effect: DataEffect, options?: LoadOptions & { asBytes?: boolean }): Promise<unknown>;
 }
 
 interface CommonOptions {
@@ -366,7 +394,11 @@ export function createDataClient(options: DataClientOptions): DataClient {
   const secrets = options.secrets ?? [];
   const timeoutMs = options.requestTimeoutMs ?? DATA_REQUEST_TIMEOUT_MS;
 
-  async function request(request: HttpRequest, signal?: AbortSignal): Promise<DataResponse> {
+  async function request(
+    request: HttpRequest,
+    signal?: AbortSignal,
+    asBytes = false,
+  ): Promise<DataResponse | DataResponseBytes> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -377,15 +409,18 @@ export function createDataClient(options: DataClientOptions): DataClient {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const response = await options.transport({ ...request, signal: controller.signal });
-      let text: string;
       try {
-        text = await readBodyText(response.body, MAX_DATA_ANSWER_BYTES);
+        if (asBytes) {
+          const body = await readBodyBytes(response.body, MAX_DATA_ANSWER_BYTES);
+          return { status: response.status, headers: response.headers, body };
+        }
+        const text = await readBodyText(response.body, MAX_DATA_ANSWER_BYTES);
+        return { status: response.status, headers: response.headers, text };
       } catch (e) {
         if (isPlatformError(e) && e.kind === "invalid-response")
           throw dataAnswerTooLarge(MAX_DATA_ANSWER_BYTES);
         throw e;
       }
-      return { status: response.status, headers: response.headers, text };
     } catch (e) {
       if (signal?.aborted) throw aborted();
       if (isPlatformError(e)) throw e;
@@ -421,42 +456,48 @@ export function createDataClient(options: DataClientOptions): DataClient {
       secrets,
       random: options.random,
     });
-    return runAsync(program, async (effect) => {
-      if (o.signal?.aborted) throw aborted();
-      switch (effect.type) {
-        case "data-url":
-          return (
-            session.knownUrl(effect.deploymentId) ??
-            session.keepUrl(
-              effect.deploymentId,
-              await options.platform.execute(operations.getDeployment(effect.deploymentId), o.signal),
-            )
-          );
-        case "token": {
-          const kept = session.knownToken(effect.deploymentId, effect.renew, now());
-          if (kept) return kept;
-          const issuedAt = now();
-          const token = await options.platform.execute(
-            operations.issueDataToken(effect.deploymentId, session.tokens.lifetime),
-            o.signal,
-          );
-          return session.keepToken(effect.deploymentId, token, issuedAt);
-        }
-        case "request":
-          return request(effect.request, o.signal);
-        case "sleep":
-          return sleep(effect.ms, o.signal).catch(() => {
-            throw aborted();
-          });
-        case "progress":
-          o.onProgress?.(effect.progress);
-          return undefined;
+    return runAsync(program, (effect) => runEffect(effect, o));
+  }
+
+  async function runEffect(
+    effect: DataEffect,
+    o: LoadOptions & { asBytes?: boolean } = {},
+  ): Promise<unknown> {
+    if (o.signal?.aborted) throw aborted();
+    switch (effect.type) {
+      case "data-url":
+        return (
+          session.knownUrl(effect.deploymentId) ??
+          session.keepUrl(
+            effect.deploymentId,
+            await options.platform.execute(operations.getDeployment(effect.deploymentId), o.signal),
+          )
+        );
+      case "token": {
+        const kept = session.knownToken(effect.deploymentId, effect.renew, now());
+        if (kept) return kept;
+        const issuedAt = now();
+        const token = await options.platform.execute(
+          operations.issueDataToken(effect.deploymentId, session.tokens.lifetime),
+          o.signal,
+        );
+        return session.keepToken(effect.deploymentId, token, issuedAt);
       }
-    });
+      case "request":
+        return request(effect.request, o.signal, o.asBytes);
+      case "sleep":
+        return sleep(effect.ms, o.signal).catch(() => {
+          throw aborted();
+        });
+      case "progress":
+        o.onProgress?.(effect.progress);
+        return undefined;
+    }
   }
 
   return {
     load,
+    runEffect,
     // Async so that a report without a query rejects like every other failure.
     loadReport: async (report, o) =>
       load(report.deploymentId, reportQuery(report), { ...o, reportName: report.name }),

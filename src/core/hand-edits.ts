@@ -16,7 +16,9 @@ import {
   describeEditedRows,
   type EditedRows,
   editedRows,
+  editedRowsOfChecksum,
   RESULT_CHECKSUM_VERSION,
+  type ResultChecksum,
   type RowRange,
 } from "./result-checksum.js";
 
@@ -98,6 +100,18 @@ export function pendingEditNote(cells: number): EditNote {
     kind: "pending",
     text: `Hand edits: checking… (a large range of ${cells.toLocaleString("en-US")} cells, compared after the others)`,
   };
+}
+
+/**
+ * The note for `p` given the checksum of the cells read back from `check.range`, made beforehand in
+ * steps (resultChecksumSteps): the same note as `editNote` of those cells.
+ */
+export function editNoteOfChecksum(
+  p: PlacedReport,
+  check: Extract<EditCheck, { kind: "read" }>,
+  current: ResultChecksum,
+): EditNote {
+  return noteOf(editedRowsOfChecksum(p.resultChecksum, current), check);
 }
 
 /** The note for `p` given the cells read back from `check.range`. */

@@ -375,6 +375,9 @@ export async function runPlace(
           writing = true;
           value = await runner.write(effect.block);
           break;
+        case "values":
+          value = await effect.result.values(effect.from, effect.to);
+          break;
         case "connect":
           value = await runner.connect(item, effect.input);
           break;
@@ -438,6 +441,9 @@ export function runPlaceSync(
         case "write":
           runner.write(effect.block);
           break;
+        case "values":
+          // A synchronous load answers the data itself, never a prepared result.
+          throw new Error("A prepared result needs the asynchronous runner.");
         case "connect":
           value = runner.connect(item, effect.input);
           break;

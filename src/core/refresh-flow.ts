@@ -27,7 +27,7 @@ import {
   writeExtent,
 } from "./refresh-plan.js";
 import { type DateFormatArea, type GridCell, type ReportGrid, reportGrid } from "./report-grid.js";
-import { resultChecksum } from "./result-checksum.js";
+import { type ResultChecksum, resultChecksumSteps } from "./result-checksum.js";
 import type { RefreshInput, Report } from "./schema.js";
 
 /** Cells written in one host round trip: a block of a grid, from its top-left cell. */
@@ -59,11 +59,38 @@ export interface WriteLimits {
 
 export const DEFAULT_WRITE_LIMITS: WriteLimits = { maxBlockBytes: 4 * 1024 * 1024, maxReadCells: 200_000 };
 
+/**
+ * A result laid out, split into blocks and hashed somewhere else than where the flow runs (the
+ * Excel pane's and the preview's worker, src/hosts/refresh-worker.ts): everything the flow needs
+ * of the grid but its values, which it asks for one block at a time as it writes them. What a
+ * runner's `load` may answer instead of the report's data.
+ */
+export interface PreparedResult {
+  prepared: true;
+  rows: number;
+  columns: number;
+  headerRows: number;
+  dateFormats: DateFormatArea[];
+  /** Grid rows [from, to) of each block, planned as planBlocks plans them within the load's limits. */
+  blocks: { from: number; to: number }[];
+  /** The checksum of the whole grid (resultChecksum). */
+  checksum: ResultChecksum;
+  /** The values of grid rows [from, to). */
+  values(from: number, to: number): Promise<GridCell[][]>;
+}
+
+function isPrepared(value: unknown): value is PreparedResult {
+  return (value as { prepared?: unknown } | null)?.prepared === true;
+}
+
 export type RefreshEffect =
-  | { type: "load"; item: RefreshItem }
+  /** Answered with the report's data, or with a PreparedResult made within `limits`. */
+  | { type: "load"; item: RefreshItem; limits: WriteLimits }
   | { type: "read"; read: CellRead }
   | { type: "confirm"; item: RefreshItem; question: string }
   | { type: "write"; item: RefreshItem; block: CellBlock; index: number; of: number }
+  /** The values of grid rows [from, to) of a prepared result, answered with them. */
+  | { type: "values"; item: RefreshItem; result: PreparedResult; from: number; to: number }
   | { type: "record"; item: RefreshItem; input: RefreshInput }
   | { type: "progress"; item: RefreshItem; phase: RefreshPhase; rows?: number; totalRows?: number | null };
 
@@ -148,12 +175,12 @@ export function* refreshProgram(
   const where = (range: CellRange) =>
     `${quoteSheetName(revealInvisible(item.sheet.name))}!${formatRange(range)}`;
 
-  // 1. The data, laid out. Nothing is written before both are done.
-  let grid: ReportGrid;
+  // 1. The data, laid out (here, or by the runner: a PreparedResult). Nothing is written before both are done.
+  let grid: ReportGrid | PreparedResult;
   try {
     yield { type: "progress", item, phase: "loading" };
-    const answer = (yield { type: "load", item }) as LoadAnswer;
-    grid = reportGrid(item.placement.report, answer);
+    const answer = (yield { type: "load", item, limits }) as LoadAnswer | PreparedResult;
+    grid = isPrepared(answer) ? answer : reportGrid(item.placement.report, answer);
   } catch (e) {
     const error = isPlatformError(e) ? e : new PlatformError("invalid-response", String(e));
     return notRefreshed(item, failureReason(error), reasonText(item, error));
@@ -197,20 +224,28 @@ export function* refreshProgram(
   }
 
   // 3. The cells, in blocks within the host's limit; the cleared part of the old extent with the first.
-  const blocks = planBlocks(grid.values, limits.maxBlockBytes);
+  // The checksum is hashed block by block as each is written (its chunks are rows), so that no one
+  // step hashes the whole grid: on a page's one thread, input waits for each step.
+  const prepared = isPrepared(grid) ? grid : null;
+  const local = isPrepared(grid) ? null : grid;
+  const blocks = prepared ? prepared.blocks : planBlocks(local!.values, limits.maxBlockBytes);
+  const checksum = local ? resultChecksumSteps(local.values) : null;
   let written = 0;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
-    const block: CellBlock = {
-      sheet: item.sheet,
-      topLeft: formatCell({ col: item.anchor.col, row: item.anchor.row + b.from }),
-      values: grid.values.slice(b.from, b.to),
-      dateFormats: dateAreasIn(grid.dateFormats, b.from, b.to),
-      boldRows: Math.max(0, Math.min(grid.headerRows, b.to) - b.from),
-      clear: i === 0 ? extent.cleared.map(formatRange) : [],
-    };
     yield { type: "progress", item, phase: "writing", rows: written, totalRows: grid.rows };
     try {
+      const values = prepared
+        ? ((yield { type: "values", item, result: prepared, from: b.from, to: b.to }) as GridCell[][])
+        : local!.values.slice(b.from, b.to);
+      const block: CellBlock = {
+        sheet: item.sheet,
+        topLeft: formatCell({ col: item.anchor.col, row: item.anchor.row + b.from }),
+        values,
+        dateFormats: dateAreasIn(grid.dateFormats, b.from, b.to),
+        boldRows: Math.max(0, Math.min(grid.headerRows, b.to) - b.from),
+        clear: i === 0 ? extent.cleared.map(formatRange) : [],
+      };
       yield { type: "write", item, block, index: i, of: blocks.length };
     } catch (e) {
       const error = isPlatformError(e)
@@ -228,10 +263,11 @@ export function* refreshProgram(
       );
     }
     written = b.to;
+    checksum?.hashThrough(written);
   }
 
   // 4. The record, with the checksum of what was written; tried once more if it fails.
-  const input = refreshRecord(item, extent.range, resultChecksum(grid.values));
+  const input = refreshRecord(item, extent.range, prepared ? prepared.checksum : checksum!.finish());
   yield { type: "progress", item, phase: "recording" };
   let lastError: PlatformError | null = null;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -259,11 +295,16 @@ export function* refreshProgram(
 
 /** What runs a refresh: the host's cells, the data, the service, and the user. */
 export interface RefreshRunner {
+  /**
+   * The report's data; or, laid out elsewhere within `limits` (a worker), a PreparedResult. The
+   * limits are the run's (RunOptions.limits).
+   */
   load(
     item: RefreshItem,
     onProgress: (p: DataLoadProgress) => void,
     signal?: AbortSignal,
-  ): Promise<LoadAnswer>;
+    limits?: WriteLimits,
+  ): Promise<LoadAnswer | PreparedResult>;
   read(read: CellRead): Promise<unknown[][]>;
   write(block: CellBlock): Promise<void>;
   record(item: RefreshItem, input: RefreshInput, signal?: AbortSignal): Promise<Report>;
@@ -321,7 +362,11 @@ export async function runRefresh(
               item,
               (p) => options.onProgress?.({ item, phase: p.phase, rows: p.rows, totalRows: p.totalRows }),
               options.signal,
+              effect.limits,
             );
+            break;
+          case "values":
+            value = await effect.result.values(effect.from, effect.to);
             break;
           case "read":
             value = await runner.read(effect.read);
@@ -412,6 +457,9 @@ export function runRefreshSync(
           case "write":
             runner.write(effect.block);
             break;
+          case "values":
+            // A synchronous load answers the data itself, never a prepared result.
+            throw new Error("A prepared result needs the asynchronous runner.");
           case "record":
             value = runner.record(item, effect.input);
             break;

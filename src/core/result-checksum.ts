@@ -83,11 +83,51 @@ export function resultChecksum(
   values: readonly (readonly ChecksumCell[])[],
   options: ChecksumOptions = {},
 ): ResultChecksum {
+  const steps = resultChecksumSteps(values, options);
+  return steps.finish();
+}
+
+/** The checksum of a grid made a few rows at a time (resultChecksumSteps). */
+export interface ResultChecksumSteps {
+  /**
+   * Hashes every chunk that lies wholly within the grid's first `rows` rows and is not hashed yet;
+   * a chunk that `rows` cuts waits for a later call. Returns the rows hashed so far.
+   */
+  hashThrough(rows: number): number;
+  /** Hashes what is left and gives the checksum: the same as resultChecksum of the whole grid. */
+  finish(): ResultChecksum;
+}
+
+/**
+ * The same checksum as `resultChecksum`, hashed in steps: a refresh hashes the rows of each block
+ * after the block is written, so that no one piece of work hashes the whole grid (on a page's one
+ * thread, input waits for each piece: docs/benchmarks.md, "Refresh"). The chunks are those of the
+ * whole grid (its extent is known from the start), so the result is byte for byte the same. Each
+ * chunk is hashed within one call, so the module's one buffer is never held between calls.
+ */
+export function resultChecksumSteps(
+  values: readonly (readonly ChecksumCell[])[],
+  options: ChecksumOptions = {},
+): ResultChecksumSteps {
   const extent = gridExtent(values);
+  const dateSerial = options.dateSerial ?? dateToSerial;
+  const per = rowsPerChunk(extent.rows);
+  const chunks: ResultChecksumChunk[] = [];
+  let next = 0;
+  const hashThrough = (rows: number): number => {
+    const end = Math.min(rows, extent.rows);
+    while (next < extent.rows && Math.min(next + per, extent.rows) <= end) {
+      chunks.push(chunkHash(values, extent, next, Math.min(next + per, extent.rows), dateSerial));
+      next += per;
+    }
+    return Math.min(next, extent.rows);
+  };
   return {
-    v: RESULT_CHECKSUM_VERSION,
-    chunks: chunkHashes(values, extent, options.dateSerial ?? dateToSerial),
-    payload: extentPayload(extent),
+    hashThrough,
+    finish() {
+      hashThrough(extent.rows);
+      return { v: RESULT_CHECKSUM_VERSION, chunks: [...chunks], payload: extentPayload(extent) };
+    },
   };
 }
 
@@ -106,7 +146,31 @@ export function editedRows(
   if (stored.extent.rows !== now.rows || stored.extent.columns !== now.columns) {
     return { status: "resized", written: stored.extent, now };
   }
-  const current = chunkHashes(values, now, options.dateSerial ?? dateToSerial);
+  return compareChunks(stored, now, chunkHashes(values, now, options.dateSerial ?? dateToSerial));
+}
+
+/**
+ * `editedRows` given the checksum of the cells now, made beforehand (resultChecksumSteps over the
+ * cells read back, in steps, so that no one piece of work hashes a large range whole): the same
+ * answer as editedRows of those cells.
+ */
+export function editedRowsOfChecksum(checksum: unknown, current: ResultChecksum): EditedRows {
+  const stored = readChecksum(checksum);
+  if (typeof stored === "string") return { status: "cannot-tell", reason: stored };
+  const extent = PAYLOAD.exec(current.payload ?? "");
+  if (!extent) return { status: "cannot-tell", reason: "the cells' own checksum has no extent" };
+  const now = { rows: Number(extent[1]), columns: Number(extent[2]) };
+  if (stored.extent.rows !== now.rows || stored.extent.columns !== now.columns) {
+    return { status: "resized", written: stored.extent, now };
+  }
+  return compareChunks(stored, now, current.chunks);
+}
+
+function compareChunks(
+  stored: { chunks: ResultChecksumChunk[] },
+  now: GridExtent,
+  current: readonly ResultChecksumChunk[],
+): EditedRows {
   if (current.length !== stored.chunks.length || current.some((c, i) => c.from !== stored.chunks[i]?.from)) {
     return { status: "cannot-tell", reason: "its chunks do not cover the rows as version 1 does" };
   }
@@ -174,12 +238,22 @@ function chunkHashes(
   const per = rowsPerChunk(extent.rows);
   const chunks: ResultChecksumChunk[] = [];
   for (let from = 0; from < extent.rows; from += per) {
-    const end = Math.min(from + per, extent.rows);
-    let pos = 0;
-    for (let r = from; r < end; r++) pos = writeRow(values[r], extent.columns, pos, dateSerial);
-    chunks.push({ from, hash: hexPrefix(sha256(buf.subarray(0, pos))) });
+    chunks.push(chunkHash(values, extent, from, Math.min(from + per, extent.rows), dateSerial));
   }
   return chunks;
+}
+
+/** The hash of rows [from, end) of the grid: one chunk. */
+function chunkHash(
+  values: readonly (readonly ChecksumCell[])[],
+  extent: GridExtent,
+  from: number,
+  end: number,
+  dateSerial: (date: Date) => number,
+): ResultChecksumChunk {
+  let pos = 0;
+  for (let r = from; r < end; r++) pos = writeRow(values[r], extent.columns, pos, dateSerial);
+  return { from, hash: hexPrefix(sha256(buf.subarray(0, pos))) };
 }
 
 const HEX = "0123456789abcdef";

@@ -123,6 +123,47 @@ export async function readBodyText(body: HttpResponse["body"], maxBytes = Infini
   return text + decoder.decode();
 }
 
+/**
+ * Reads a whole body as it came: a stream of bytes as one Uint8Array, undecoded (to hand to a
+ * worker, which decodes it off the page's thread: transferring bytes copies nothing); a body given
+ * as text, or a stream of text, as text. Past `maxBytes`, as readBodyText.
+ */
+export async function readBodyBytes(
+  body: HttpResponse["body"],
+  maxBytes = Infinity,
+): Promise<Uint8Array | string> {
+  if (body == null || typeof body === "string") return readBodyText(body, maxBytes);
+  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text: string | null = null;
+  let size = 0;
+  for await (const chunk of iterateChunks(body)) {
+    size += chunk.length;
+    if (size > maxBytes) break;
+    if (typeof chunk === "string" && text === null) {
+      // A stream of text after all: what came as bytes so far is decoded in front of it.
+      text = chunks.map((c) => decoder.decode(c, { stream: true })).join("");
+    }
+    if (text !== null) text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    else chunks.push(chunk as Uint8Array);
+  }
+  if (size > maxBytes) {
+    if (typeof (body as ReadableStream).cancel === "function") {
+      await (body as ReadableStream).cancel().catch(() => {});
+    }
+    throw responseTooLarge(maxBytes);
+  }
+  if (text !== null) return text + decoder.decode();
+  if (chunks.length === 1) return chunks[0]!;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return all;
+}
+
 /** Iterates a ReadableStream or an async iterable alike (not every runtime makes streams iterable). */
 export async function* iterateChunks(source: ByteSource): AsyncGenerator<Uint8Array | string> {
   if (typeof (source as ReadableStream).getReader === "function") {

@@ -192,6 +192,9 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     async loadReportData(report, opts = {}) {
       return (await dataClient()).loadReport(report, opts);
     },
+    async runDataEffect(effect, opts = {}) {
+      return (await dataClient()).runEffect(effect, opts);
+    },
     async recordRefresh(deploymentId, reportId, input) {
       return (await client()).client.recordRefresh(deploymentId, reportId, input);
     },

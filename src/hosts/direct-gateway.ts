@@ -5,7 +5,7 @@
  */
 import type { RandomBytes } from "../core/chat-request.js";
 import type { LoadAnswer } from "../core/data-api.js";
-import type { DataLoadProgress } from "../core/data-client.js";
+import type { DataEffect, DataLoadProgress } from "../core/data-client.js";
 import type { ConnectWorkbookInput, RefreshInput, Report } from "../core/schema.js";
 import type { SettingsPatch } from "../core/settings.js";
 import type { Transport } from "../core/transport.js";
@@ -25,6 +25,19 @@ export interface DirectGateway extends PlatformGateway {
     report: Report,
     options?: { signal?: AbortSignal; onProgress?: (progress: DataLoadProgress) => void },
   ): Promise<LoadAnswer>;
+  /**
+   * One effect of a report's load run in the refresh worker (src/hosts/prepare-result.ts): done
+   * with the same data URLs, tokens and transport as `loadReportData`.
+   */
+  runDataEffect(
+    effect: DataEffect,
+    options?: {
+      signal?: AbortSignal;
+      onProgress?: (progress: DataLoadProgress) => void;
+      /** A request's body as the bytes read, undecoded (DataResponseBytes). */
+      asBytes?: boolean;
+    },
+  ): Promise<unknown>;
   /** Records a refresh of one placement, with the checksum of what was written. */
   recordRefresh(deploymentId: number, reportId: number, input: RefreshInput): Promise<Report>;
   /** Every report of the deployment in Settings, across every page (Place a report here). */
@@ -100,6 +113,7 @@ export function createDirectGateway(options: DirectGatewayOptions): DirectGatewa
     listDeployments: async () => (await gateway()).listDeployments(),
     listWorkbookReports: async (workbookId) => (await gateway()).listWorkbookReports(workbookId),
     loadReportData: async (report, opts) => (await gateway()).loadReportData(report, opts),
+    runDataEffect: async (effect, opts) => (await gateway()).runDataEffect(effect, opts),
     recordRefresh: async (deploymentId, reportId, input) =>
       (await gateway()).recordRefresh(deploymentId, reportId, input),
     listDeploymentReports: async () => (await gateway()).listDeploymentReports(),

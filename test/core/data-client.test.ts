@@ -12,6 +12,7 @@ import {
   DATA_TOKEN_LIFETIME_S,
   DATA_WAIT_TIMEOUT_MS,
   type DataQuery,
+  dataResponseOf,
   type HttpRequest,
   type HttpResponse,
   isPlatformError,
@@ -365,5 +366,49 @@ describe("the report's query", () => {
     const report = fullReport({ name: "Broken", jsonQuery });
     expect(() => reportQuery(report)).toThrow(why);
     expect(() => reportQuery(report)).toThrow('"Broken"');
+  });
+});
+
+describe("runEffect: a load program run elsewhere (the refresh worker)", () => {
+  it("does each effect as `load` does: the data URL and token kept, the request's body as it came when asked", async () => {
+    const service = scriptedService({ data: rowsService(3) });
+    const client = service.client();
+    const progress: unknown[] = [];
+    expect(await client.runEffect({ type: "data-url", deploymentId: 1 })).toBe(DATA);
+    expect(await client.runEffect({ type: "token", deploymentId: 1, renew: false })).toBe("tok-1");
+    // Kept: asked again, the same token and no second request.
+    expect(await client.runEffect({ type: "token", deploymentId: 1, renew: false })).toBe("tok-1");
+    expect(service.tokenRequests()).toHaveLength(1);
+    const request = {
+      method: "POST" as const,
+      url: `${DATA}/cubejs-api/v1/load`,
+      headers: { Authorization: "tok-1", "Content-Type": "application/json" },
+      body: JSON.stringify({ query: { measures: ["orders.revenue"], limit: 3 } }),
+    };
+    const asText = (await client.runEffect({ type: "request", request })) as { text: string };
+    const asBody = (await client.runEffect({ type: "request", request }, { asBytes: true })) as {
+      status: number;
+      body: string | Uint8Array;
+    };
+    expect(asBody.status).toBe(200);
+    expect(dataResponseOf({ ...asBody, headers: {} }).text).toBe(asText.text);
+    expect(JSON.parse(asText.text).data).toHaveLength(3);
+    await client.runEffect(
+      { type: "progress", progress: { phase: "loading", rows: 3, totalRows: 3, waits: 0 } },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(progress).toEqual([{ phase: "loading", rows: 3, totalRows: 3, waits: 0 }]);
+  });
+
+  it("after Stop, no effect is done: the worker's load ends as stopped", async () => {
+    const service = scriptedService({ data: rowsService(3) });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      service
+        .client()
+        .runEffect({ type: "token", deploymentId: 1, renew: false }, { signal: controller.signal }),
+    ).rejects.toMatchObject({ kind: "aborted" });
+    expect(service.tokenRequests()).toHaveLength(0);
   });
 });

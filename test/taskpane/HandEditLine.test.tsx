@@ -5,7 +5,7 @@
  * read once per list load and when the user leaves it, never on a move inside it; Refresh of an
  * edited placement asks first.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { placedReports } from "../../src/core/placement-view.js";
 import { resultChecksum } from "../../src/core/result-checksum.js";
 import { createEditWatch } from "../../taskpane/editWatch.js";
@@ -20,6 +20,19 @@ import {
   waitFor,
 } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";
+
+/** Every SHA-256 the checksum computes, counted (one per chunk hashed); the hash itself unchanged. */
+const hashes = vi.hoisted(() => ({ count: 0 }));
+vi.mock("@noble/hashes/sha2.js", async (original) => {
+  const m = await original<typeof import("@noble/hashes/sha2.js")>();
+  return {
+    ...m,
+    sha256: (bytes: Uint8Array) => {
+      hashes.count++;
+      return m.sha256(bytes);
+    },
+  };
+});
 
 /** What was written at Sales!B2:C5. */
 const GRID = [
@@ -186,5 +199,43 @@ describe("editWatch, a range past the size limit", () => {
       kind: "edited",
       text: "rows 40981-41010 edited",
     });
+  });
+
+  it("hashes the cells read a slice at a time, the pane's tasks running between the slices", async () => {
+    const rows = 60_000;
+    const values = Array.from({ length: rows }, (_, i) => [`R${i}`, i]);
+    const cellHost = {
+      async readCells({ range }: { range: string }) {
+        const [a, b] = range.split(":");
+        return values.slice(Number(a!.slice(1)) - 1, Number(b!.slice(1))).map((r) => [...r]);
+      },
+    };
+    const [big] = placedReports([
+      report(3, "Big", [
+        placement(resultChecksum(values), {
+          anchorCell: "A1",
+          endResultCell: `B${rows}`,
+          resultLocation: `Sales!A1:B${rows}`,
+        }),
+      ]),
+    ]);
+    const watch = createEditWatch(cellHost);
+    // A task after every task: what the hash count was each time the pane could handle input.
+    hashes.count = 0;
+    const seen: number[] = [];
+    let ticking = true;
+    const tick = () => {
+      seen.push(hashes.count);
+      if (ticking) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    await watch.checkAll([big!], [{ id: "sheet-sales", name: "Sales" }]);
+    await watch.idle();
+    ticking = false;
+    const total = hashes.count;
+    expect(total).toBe(2_000);
+    // Tasks ran while part of the chunks was hashed: never all of them in one piece of work.
+    expect(seen.some((n) => n > 0 && n < total)).toBe(true);
+    expect(watch.getSnapshot().get(big!.key)).toBeUndefined();
   });
 });

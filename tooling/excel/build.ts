@@ -162,6 +162,9 @@ export function excelBuild(): UserConfig {
       // The first screen: the early scripts, the pane's entry and what they import statically.
       compileHints([...EARLY_ENTRIES, PANE_ENTRY]),
     ],
+    // The refresh worker (src/hosts/refresh-worker.ts), started with `{ type: "module" }`, is built
+    // as ES modules; it loads with the first refresh, never with the first screen.
+    worker: { format: "es" },
     build: {
       outDir: EXCEL_OUT_DIR,
       emptyOutDir: true,

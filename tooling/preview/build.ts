@@ -20,6 +20,8 @@ export function previewBuild(): UserConfig {
     ...(underVitest ? {} : { root: PREVIEW_ROOT }),
     base: "./",
     plugins: [react(), griffelBuildTimeStyles(), fluentTokens()],
+    // The refresh worker (src/hosts/refresh-worker.ts) is a module worker: its chunks as ES modules.
+    worker: { format: "es" },
     build: {
       outDir: fileURLToPath(new URL("../../dist/preview", import.meta.url)),
       emptyOutDir: true,

@@ -16,7 +16,7 @@ import type { PlaceItem, PlaceOutcome } from "../../core/place-flow.js";
 import type { CellBlock, CellRead, RefreshOutcome } from "../../core/refresh-flow.js";
 import type { RefreshItem } from "../../core/refresh-plan.js";
 import type { DirectGateway } from "../direct-gateway.js";
-import { placeWithGateway, refreshWithGateway } from "../direct-refresh.js";
+import { placeWithGateway, type RefreshGateway, refreshWithGateway } from "../direct-refresh.js";
 import type { PlaceHandlers, RefreshHandlers } from "../host.js";
 import type { ExcelApi } from "./office.js";
 
@@ -108,7 +108,7 @@ export function createExcelCells(Excel: Pick<ExcelApi, "run">): ExcelCells {
 export function refreshInExcel(
   items: readonly RefreshItem[],
   handlers: RefreshHandlers,
-  gateway: Pick<DirectGateway, "loadReportData" | "recordRefresh">,
+  gateway: RefreshGateway,
   Excel: Pick<ExcelApi, "run">,
 ): Promise<RefreshOutcome[]> {
   return refreshWithGateway(items, handlers, gateway, createExcelCells(Excel));

@@ -25,6 +25,8 @@ import type { PreviewWorkbook } from "./workbook.js";
  */
 export type PreviewGateway = PlatformGateway &
   Pick<DirectGateway, "listWorkbookReports" | "loadReportData" | "recordRefresh"> &
+  // A refresh's load runs in a worker when the gateway has this (src/hosts/direct-refresh.ts).
+  Partial<Pick<DirectGateway, "runDataEffect">> &
   // Place a report here is offered when the gateway has all three.
   Partial<Pick<DirectGateway, "listDeploymentReports" | "getReport" | "connectReportToWorkbook">>;
 

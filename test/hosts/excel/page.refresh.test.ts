@@ -66,6 +66,8 @@ interface Pane {
   direct: string[];
   relayed: string[];
   errors: string[];
+  /** The scripts of the workers the page started. */
+  workers: string[];
 }
 
 /**
@@ -102,6 +104,8 @@ async function openPane(
     if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
   });
   page.on("pageerror", (e) => errors.push(e.message));
+  const workers: string[] = [];
+  page.on("worker", (w) => workers.push(w.url()));
   const standIn = officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
@@ -131,7 +135,7 @@ async function openPane(
   await page.goto(`${server.url}/taskpane.html`);
   await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
   await row(page, "Summary!B2:F8").waitFor();
-  return { page, sandbox, direct, relayed, errors };
+  return { page, sandbox, direct, relayed, errors, workers };
 }
 
 /** The list's row of the placement shown at `where` ("Summary!B2:F8"). */
@@ -512,6 +516,11 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     const recorded = await record(sandbox, 113, "Notes");
     expect(recorded.endResultCell).toBe("M50002");
     expect(recorded.resultChecksum?.v).toBe(1);
+    // Parsed, laid out and hashed in the refresh worker (docs/architecture.md), its script the
+    // add-in's own, loaded with the refresh; the data still reached through the relay.
+    expect(pane.workers).toEqual([expect.stringMatching(/\/assets\/refresh-worker-[\w-]+\.js$/)]);
+    expect(pane.relayed.some((r) => r.includes("/cubejs-api/v1/load"))).toBe(true);
+    expect(pane.errors).toEqual([]);
     expect(recorded.syncStatus).toBe("UP_TO_DATE");
     // The page's Excel does refuse a sync over 5 MB, as Excel on the web does: the limit was real.
     const refused = await page.evaluate(() =>
