@@ -74,10 +74,23 @@ export function placementEnd(p: ReportPlacement): string | null {
   return parseLocation(p.resultLocation)?.end ?? null;
 }
 
+/**
+ * Each placement's range, read once: a list of 20,000 placements is grouped, sorted and indexed by
+ * range on every load, and a placement (as the service answered it) does not change. Frozen, so a
+ * caller cannot change what the others read.
+ */
+const ranges = new WeakMap<ReportPlacement, Readonly<CellRange> | null>();
+
 /** The cells a placement covers: anchor to end cell, or the anchor alone. */
-export function placementRange(p: ReportPlacement): CellRange | null {
-  const anchor = placementAnchor(p);
-  return anchor ? rangeOf(anchor, placementEnd(p)) : null;
+export function placementRange(p: ReportPlacement): Readonly<CellRange> | null {
+  let range = ranges.get(p);
+  if (range === undefined) {
+    const anchor = placementAnchor(p);
+    const read = anchor ? rangeOf(anchor, placementEnd(p)) : null;
+    range = read ? Object.freeze(read) : null;
+    ranges.set(p, range);
+  }
+  return range;
 }
 
 /**
