@@ -102,7 +102,7 @@ async function openPane(
     if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
   });
   page.on("pageerror", (e) => errors.push(e.message));
-  const standIn = officeStandIn({
+  const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
