@@ -1,9 +1,10 @@
 /**
- * The few web globals the core needs that Apps Script's V8 runtime lacks: `URL`, `URLSearchParams`
- * and `TextDecoder`. Apps Script has the ECMAScript built-ins only (no URL, no TextDecoder, no
+ * The two web globals the core needs that Apps Script's V8 runtime lacks: `URL` and
+ * `URLSearchParams`. Apps Script has the ECMAScript built-ins only (no URL, no TextDecoder, no
  * timers), and the core parses every service URL with `new URL` (auth rule 1, HTTPS only) and
- * builds query strings with `URLSearchParams`; its NDJSON decoder holds a `TextDecoder` even when
- * it is fed text.
+ * builds query strings with `URLSearchParams`. No `TextDecoder`: the server feeds the core text
+ * (UrlFetchApp's `getContentText`), and the core's NDJSON decoder makes one only for bytes; the
+ * Sheets tests run the built Code.js in a context without one.
  *
  * These are small, strict implementations of the parts the core uses, installed only where the
  * runtime has none (Node and browsers keep their own). They parse absolute http(s) URLs the way the
@@ -251,98 +252,10 @@ export class MiniURLSearchParams {
   }
 }
 
-/** UTF-8 only (the only encoding the core asks for), with `stream` and `ignoreBOM` as the standard has them. */
-export class MiniTextDecoder {
-  readonly encoding = "utf-8";
-  readonly fatal: boolean;
-  readonly ignoreBOM: boolean;
-  #pending: number[] = [];
-  #bomSeen = false;
-
-  constructor(label = "utf-8", options: { fatal?: boolean; ignoreBOM?: boolean } = {}) {
-    if (!/^\s*(utf-?8|unicode-1-1-utf-8)\s*$/i.test(label)) {
-      throw new RangeError(`The encoding "${label}" is not supported.`);
-    }
-    this.fatal = options.fatal === true;
-    this.ignoreBOM = options.ignoreBOM === true;
-  }
-
-  decode(input?: ArrayBuffer | ArrayBufferView, options: { stream?: boolean } = {}): string {
-    const view =
-      input === undefined
-        ? new Uint8Array(0)
-        : input instanceof ArrayBuffer
-          ? new Uint8Array(input)
-          : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    const bytes = this.#pending.length ? [...this.#pending, ...view] : view;
-    this.#pending = [];
-    let out = "";
-    let i = 0;
-    const n = bytes.length;
-    while (i < n) {
-      const b = bytes[i]!;
-      let need = 0;
-      let cp = 0;
-      let min = 0;
-      if (b < 0x80) {
-        out += String.fromCharCode(b);
-        i += 1;
-        continue;
-      } else if (b >= 0xc2 && b <= 0xdf) {
-        need = 1;
-        cp = b & 0x1f;
-        min = 0x80;
-      } else if (b >= 0xe0 && b <= 0xef) {
-        need = 2;
-        cp = b & 0x0f;
-        min = 0x800;
-      } else if (b >= 0xf0 && b <= 0xf4) {
-        need = 3;
-        cp = b & 0x07;
-        min = 0x10000;
-      } else {
-        out += this.#replacement();
-        i += 1;
-        continue;
-      }
-      let j = 1;
-      for (; j <= need && i + j < n; j++) {
-        const c = bytes[i + j]!;
-        if ((c & 0xc0) !== 0x80) break;
-        cp = (cp << 6) | (c & 0x3f);
-      }
-      if (j <= need && i + j >= n && options.stream) {
-        // An incomplete sequence at the end of a streamed chunk waits for the next one.
-        for (let k = i; k < n; k++) this.#pending.push(bytes[k]!);
-        break;
-      }
-      if (j <= need || cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-        out += this.#replacement();
-        i += Math.max(1, j);
-        continue;
-      }
-      out += String.fromCodePoint(cp);
-      i += need + 1;
-    }
-    if (!this.#bomSeen && out.length > 0) {
-      this.#bomSeen = true;
-      if (!this.ignoreBOM && out.charCodeAt(0) === 0xfeff) out = out.slice(1);
-    }
-    if (!options.stream) this.#bomSeen = false;
-    return out;
-  }
-
-  #replacement(): string {
-    if (this.fatal) throw new TypeError("The encoded data was not valid UTF-8.");
-    return "\ufffd";
-  }
-}
-
 /** Installs each missing global; a runtime that has its own keeps it. */
 function installWebGlobals(target: Record<string, unknown> = globalThis as Record<string, unknown>): void {
   if (typeof target.URL !== "function") target.URL = MiniURL;
   if (typeof target.URLSearchParams !== "function") target.URLSearchParams = MiniURLSearchParams;
-  if (typeof target.TextDecoder !== "function") target.TextDecoder = MiniTextDecoder;
 }
 
 installWebGlobals();

@@ -1,13 +1,9 @@
 /**
- * The URL, URLSearchParams and TextDecoder the server installs in Apps Script (which has none) read
+ * The URL and URLSearchParams the server installs in Apps Script (which has none) read
  * what the core gives them as the platform's own do, and refuse what they cannot read exactly.
  */
 import { describe, expect, it } from "vitest";
-import {
-  MiniTextDecoder,
-  MiniURL,
-  MiniURLSearchParams,
-} from "../../../../src/hosts/sheets/server/web-globals.js";
+import { MiniURL, MiniURLSearchParams } from "../../../../src/hosts/sheets/server/web-globals.js";
 
 const SAME_AS_NODE = [
   "https://acme.reporting.example",
@@ -90,28 +86,5 @@ describe("MiniURLSearchParams", () => {
     theirs.set("first", "50");
     expect(ours.toString()).toBe(theirs.toString());
     expect(new MiniURLSearchParams(theirs.toString()).get("externalWorkbookId")).toBe(pairs[0]![1]);
-  });
-});
-
-describe("MiniTextDecoder", () => {
-  const samples = ["plain", "é ü ß", "日本語", "emoji 😀 mixed", "\ufeffwith BOM"];
-
-  it.each(samples)("decodes %j whole and in one-byte pieces", (text) => {
-    const bytes = new TextEncoder().encode(text);
-    expect(new MiniTextDecoder().decode(bytes)).toBe(new TextDecoder().decode(bytes));
-    expect(new MiniTextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe(
-      new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
-    );
-    const streaming = new MiniTextDecoder();
-    let out = "";
-    for (const b of bytes) out += streaming.decode(new Uint8Array([b]), { stream: true });
-    out += streaming.decode();
-    expect(out).toBe(new TextDecoder().decode(bytes));
-  });
-
-  it("replaces invalid bytes, or throws when fatal", () => {
-    const bad = new Uint8Array([0x61, 0xff, 0x62, 0xc3]);
-    expect(new MiniTextDecoder().decode(bad)).toBe(new TextDecoder().decode(bad));
-    expect(() => new MiniTextDecoder("utf-8", { fatal: true }).decode(bad)).toThrow(TypeError);
   });
 });
