@@ -141,7 +141,7 @@ export async function serveExcelPane(
     // No tenant listed: the add-in server serves the page and relays nothing.
     const server = await startAddinServer({ distDir: excelDir, port: 0, tenants: parseTenantList([]) });
     closers.push(server.close);
-    const standIn = officeStandIn({
+    const standIn = await officeStandIn({
       workbookName: DEMO_WORKBOOK.name,
       custom: { [WORKBOOK_ID_PROPERTY]: DEMO_WORKBOOK.id },
       sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),

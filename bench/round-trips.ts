@@ -1,7 +1,7 @@
 /**
  * Host round trips per user action, counted through the mocks the host tests use (budget,
  * design.md: one):
- * - Excel: `context.sync()` calls per selection change (createExcelHost over the office-addin-mock
+ * - Excel: `context.sync()` calls per selection change (createExcelHost over the fake
  *   workbook of test/support/excel-mock.ts, real timers, the host's own settle delay);
  * - Google Sheets: `google.script.run` calls per refresh, per disconnect and per "select it"
  *   (createSheetsHost over the real bridge and a counting google.script.run).

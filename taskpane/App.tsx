@@ -16,7 +16,7 @@ import {
   useId,
 } from "@fluentui/react-components";
 import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { revealInvisible } from "../src/core/display.js";
+import { describePlacement, revealInvisible } from "../src/core/display.js";
 import { formatLocation, normalizeCell } from "../src/core/location.js";
 import {
   locatePlacement,
@@ -25,7 +25,6 @@ import {
   reportName,
   sheetNoteText,
 } from "../src/core/placement-view.js";
-import { describePlacement } from "../src/core/placements.js";
 import type { ActiveContext, PublicSettings, SpreadsheetHost } from "../src/hosts/host.js";
 import { PaneErrorBoundary } from "./ErrorBoundary.js";
 import { createEditNotes } from "./editWatchHandle.js";

@@ -21,21 +21,12 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { type ComponentType, type JSX, lazy, type ReactNode, Suspense, useEffect } from "react";
+import { once } from "../src/core/once.js";
 
 type Later = typeof import("./later.js");
 
-let later: Promise<Later> | null = null;
 /** The chunk of later.ts, loaded once (asked again after a failure). */
-function loadLater(): Promise<Later> {
-  if (!later) {
-    const loading = import("./later.js");
-    later = loading;
-    loading.catch(() => {
-      if (later === loading) later = null;
-    });
-  }
-  return later;
-}
+const loadLater = once((): Promise<Later> => import("./later.js"));
 
 /** A lazily loaded component with a stand-in, shown while it loads and if it cannot load. */
 function part<P extends object>(

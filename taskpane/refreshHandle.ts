@@ -2,6 +2,7 @@
  * The pane's handle on the refresh run (refreshRun.ts): the same store interface, idle until the
  * first refresh, when the run's code loads (the first screen does without it) and takes over.
  */
+import { once } from "../src/core/once.js";
 import type { RefreshScope } from "../src/core/refresh-plan.js";
 import { errorMessage } from "./errorMessage.js";
 import type { RefreshRun, RefreshRunDeps, RefreshRunState } from "./refreshRun.js";
@@ -18,26 +19,18 @@ const IDLE: RefreshRunState = {
 
 export function createRefreshHandle(deps: RefreshRunDeps): RefreshRun {
   let run: RefreshRun | null = null;
-  let loading: Promise<RefreshRun> | null = null;
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const l of [...listeners]) l();
   };
-  const load = (): Promise<RefreshRun> => {
-    if (!loading) {
-      const attempt = import("./refreshRun.js").then((m) => {
-        run = m.createRefreshRun(deps);
-        run.subscribe(notify);
-        return run;
-      });
-      loading = attempt;
-      // A chunk that failed to load is asked for again by the next refresh.
-      attempt.catch(() => {
-        if (loading === attempt) loading = null;
-      });
-    }
-    return loading;
-  };
+  // A chunk that failed to load is asked for again by the next refresh.
+  const load = once(() =>
+    import("./refreshRun.js").then((m) => {
+      run = m.createRefreshRun(deps);
+      run.subscribe(notify);
+      return run;
+    }),
+  );
   return {
     getSnapshot: () => run?.getSnapshot() ?? IDLE,
     subscribe(listener) {

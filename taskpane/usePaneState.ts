@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { isPlatformError } from "../src/core/errors.js";
+import { once } from "../src/core/once.js";
 import {
   locatePlacement,
   type PlacedReport,
@@ -44,34 +45,16 @@ type Outcome = import("../src/hosts/host.js").Outcome;
 type DisconnectPlanModule = typeof import("../src/core/disconnect-plan.js");
 type PlacementChangesModule = typeof import("./placementChanges.js");
 
-let placementChanges: Promise<PlacementChangesModule> | null = null;
 /** Undo, address corrections and Move here (placementChanges.ts): loaded when first needed. */
-function loadPlacementChanges(): Promise<PlacementChangesModule> {
-  if (!placementChanges) {
-    const loading = import("./placementChanges.js");
-    placementChanges = loading;
-    loading.catch(() => {
-      if (placementChanges === loading) placementChanges = null;
-    });
-  }
-  return placementChanges;
-}
+const loadPlacementChanges = once((): Promise<PlacementChangesModule> => import("./placementChanges.js"));
 
-let disconnectPlan: Promise<DisconnectPlanModule> | null = null;
 /**
  * The disconnect's plan and outcome messages (core/disconnect-plan.ts): loaded when first needed
  * and prefetched once the first list has painted (lazy.tsx), so the first screen does without them.
  */
-export function loadDisconnectPlan(): Promise<DisconnectPlanModule> {
-  if (!disconnectPlan) {
-    const loading = import("../src/core/disconnect-plan.js");
-    disconnectPlan = loading;
-    loading.catch(() => {
-      if (disconnectPlan === loading) disconnectPlan = null;
-    });
-  }
-  return disconnectPlan;
-}
+export const loadDisconnectPlan = once(
+  (): Promise<DisconnectPlanModule> => import("../src/core/disconnect-plan.js"),
+);
 
 export { isConnected };
 

@@ -6,6 +6,7 @@
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { isMalformedPath } from "../server-kit/http.js";
 import { registerHealthRoutes, ServerState } from "./health.js";
 import { type RequestLogEntry, requestLogging } from "./logging.js";
 import { registerManifestRoutes, type ServedManifests } from "./manifests.js";
@@ -55,15 +56,6 @@ export interface AddinAppOptions {
 /** Vite names built files `name-<hash>.js`: those never change and may be cached for good. */
 const HASHED_ASSET = /^\/assets\/.+-[A-Za-z0-9_-]{8,}\.(js|css)$/;
 
-function isMalformed(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 export function createAddinApp(options: AddinAppOptions): Hono {
   const app = new Hono();
   const headers = securityHeaders(options.secure, false, options.frameAncestors);
@@ -88,7 +80,7 @@ export function createAddinApp(options: AddinAppOptions): Hono {
   app.use(async (c, next) => {
     const started = Date.now();
     const pathname = new URL(c.req.url).pathname;
-    if (isMalformed(pathname)) {
+    if (isMalformedPath(pathname)) {
       c.res = c.json({ message: "The address is malformed." }, 400);
     } else {
       await next();

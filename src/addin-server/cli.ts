@@ -12,6 +12,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type FlagKind, fail, readFlags, stopOnSignals } from "../server-kit/cli.js";
 import { formatRequestLog } from "./logging.js";
 import {
   defaultDistDir,
@@ -67,10 +68,25 @@ interface Args {
   operations: OperationalOptions;
 }
 
-function fail(message: string, status = 2): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(status);
-}
+/** Every flag, and whether it takes a value (server-kit/cli.ts reads them with parseArgs). */
+const FLAGS = {
+  port: "value",
+  host: "value",
+  tenant: "value",
+  "data-origin": "value",
+  cert: "value",
+  key: "value",
+  "dev-certs": "switch",
+  dist: "value",
+  quiet: "switch",
+  "frame-ancestors": "value",
+  "relay-timeout": "value",
+  "relay-max-in-flight": "value",
+  "public-url": "value",
+  "shutdown-grace-ms": "value",
+  "log-format": "value",
+  help: "switch",
+} as const satisfies Record<string, FlagKind>;
 
 function portNumber(text: string, name: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65535)
@@ -105,69 +121,59 @@ function readArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
       ? positiveNumber(env.RELAY_MAX_IN_FLIGHT, "RELAY_MAX_IN_FLIGHT", 100_000)
       : DEFAULT_RELAY_MAX_IN_FLIGHT,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf("=");
-    const [name, inline] =
-      arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) fail(`${name} needs a value.\n${USAGE}`);
-      return v;
-    };
-    switch (name) {
+  // In the order given; the first bad one stops it. A switch has no value ("").
+  for (const { flag, value = "" } of readFlags(argv, FLAGS, USAGE)) {
+    switch (flag) {
       case "--port":
-        args.port = portNumber(value(), "--port");
+        args.port = portNumber(value, "--port");
         break;
       case "--host":
-        args.host = value();
+        args.host = value;
         break;
       case "--tenant":
-        tenantFlags.push(value());
+        tenantFlags.push(value);
         break;
       case "--data-origin":
-        dataOriginFlags.push(value());
+        dataOriginFlags.push(value);
         break;
       case "--cert":
-        args.cert = value();
+        args.cert = value;
         break;
       case "--key":
-        args.key = value();
+        args.key = value;
         break;
       case "--dev-certs":
         args.devCerts = true;
         break;
       case "--dist":
-        args.dist = resolve(value());
+        args.dist = resolve(value);
         break;
       case "--quiet":
         args.quiet = true;
         break;
       case "--frame-ancestors":
-        frameFlags.push(value());
+        frameFlags.push(value);
         break;
       case "--relay-timeout":
-        args.relayTimeoutMs = positiveNumber(value(), "--relay-timeout", 3600) * 1000;
+        args.relayTimeoutMs = positiveNumber(value, "--relay-timeout", 3600) * 1000;
         break;
       case "--relay-max-in-flight":
-        args.relayMaxInFlight = positiveNumber(value(), "--relay-max-in-flight", 100_000);
+        args.relayMaxInFlight = positiveNumber(value, "--relay-max-in-flight", 100_000);
         break;
       case "--public-url":
-        operationFlags.publicUrl = value();
+        operationFlags.publicUrl = value;
         break;
       case "--shutdown-grace-ms":
-        operationFlags.shutdownGraceMs = value();
+        operationFlags.shutdownGraceMs = value;
         break;
       case "--log-format":
-        operationFlags.logFormat = value();
+        operationFlags.logFormat = value;
         break;
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
         process.exit(0);
         break;
-      default:
-        fail(`Unknown argument "${arg}".\n${USAGE}`);
     }
   }
   if ((args.cert === null) !== (args.key === null)) fail(`--cert and --key go together.\n${USAGE}`);
@@ -254,19 +260,12 @@ async function main(): Promise<void> {
       1,
     );
   }
-  let stopping = false;
-  const stop = () => {
-    // A second signal (Ctrl-C again) does not wait for the requests in flight.
-    if (stopping) process.exit(0);
-    stopping = true;
+  // Ctrl-C again does not wait for the requests in flight.
+  stopOnSignals(async () => {
     if (!args.quiet) log(`Stopping: letting requests in flight finish (up to ${shutdownGraceMs} ms).`);
-    server.drain(shutdownGraceMs).then(({ cutOff }) => {
-      if (cutOff > 0 && !args.quiet) log(`Closed ${cutOff} request(s) still running after the grace period.`);
-      process.exit(0);
-    });
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+    const { cutOff } = await server.drain(shutdownGraceMs);
+    if (cutOff > 0 && !args.quiet) log(`Closed ${cutOff} request(s) still running after the grace period.`);
+  }, "exit");
   process.stdout.write(`${server.url}\n`);
   if (!args.quiet) {
     log(

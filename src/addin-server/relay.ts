@@ -14,6 +14,7 @@
  * never buffered). A silent tenant is given up (DEFAULT_RELAY_TIMEOUT_MS), and at most
  * DEFAULT_RELAY_MAX_IN_FLIGHT requests are held at once. Header values and bodies are never logged.
  */
+import { readCappedBody } from "../server-kit/http.js";
 import type { TenantList } from "./tenants.js";
 
 export const RELAY_PREFIX = "/relay/";
@@ -158,36 +159,6 @@ function relayTarget(pathname: string): { hostAndPort: string; path: string } | 
   const hostAndPort = (slash < 0 ? rest : rest.slice(0, slash)).toLowerCase();
   if (!hostAndPort) return null;
   return { hostAndPort, path: slash < 0 ? "/" : rest.slice(slash) };
-}
-
-/**
- * Reads the body up to the cap, and stops reading the moment the cap is passed: a body sent without
- * a length (chunked) could otherwise be held in memory for as long as its sender keeps sending.
- */
-async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_RELAY_BODY_BYTES) return "too-large";
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RELAY_BODY_BYTES) {
-      reader.cancel().catch(() => {});
-      return "too-large";
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 function passedHeaders(upstream: Headers, destination: string): Headers {
@@ -372,10 +343,11 @@ async function relayWithin(request: Request, options: RelayOptions, release: () 
   }
   let body: Uint8Array<ArrayBuffer> | undefined;
   if (method !== "GET" && method !== "HEAD") {
-    const read = await readBody(request);
-    if (read === "too-large")
+    // Reading stops the moment the cap is passed: a chunked body is never held past it.
+    const read = await readCappedBody(request, MAX_RELAY_BODY_BYTES);
+    if (read.kind === "too-large")
       return refusal(413, "body-too-large", "The request body is too large to relay.");
-    body = read;
+    body = read.bytes;
   }
 
   const fetchFn = options.fetch ?? globalThis.fetch;

@@ -6,6 +6,9 @@
  * what a reader sees; the pane also isolates each name (`<bdi>`, `dir="auto"`), so legitimate
  * right-to-left names stay readable without reordering the text around them.
  */
+import { quoteSheetName } from "./location.js";
+import { placementAnchor, placementEnd, placementSheetName } from "./placement-fields.js";
+import type { ReportPlacement } from "./schema.js";
 
 /**
  * Format characters (Unicode category Cf: bidi embeddings, overrides and isolates, the marks LRM,
@@ -49,4 +52,19 @@ export function revealInvisible(text: string, options: { keepLayout?: boolean } 
     }
     return mark(ch);
   });
+}
+
+/**
+ * "Sales!B2:F20": how the pane shows a placement. `currentSheetName` names the sheet as it is now
+ * (after a rename) instead of the name the placement stores.
+ */
+export function describePlacement(p: ReportPlacement, currentSheetName?: string | null): string {
+  // For reading only: a sheet name's bidi overrides and invisible characters are shown, not obeyed.
+  const stored = currentSheetName || placementSheetName(p);
+  const sheet = stored ? revealInvisible(stored) : stored;
+  const anchor = placementAnchor(p);
+  if (!anchor) return revealInvisible(p.resultLocation);
+  const end = placementEnd(p);
+  const range = end && end !== anchor ? `${anchor}:${end}` : anchor;
+  return sheet ? `${quoteSheetName(sheet)}!${range}` : range;
 }

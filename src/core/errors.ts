@@ -1,4 +1,8 @@
-import type { SettingsField } from "./messages.js";
+/**
+ * A field of the Settings form, by the name the pane, the hosts and the stored settings use: the
+ * field an error points the user to (messages.ts re-exports it).
+ */
+export type SettingsField = "tenantUrl" | "apiKey" | "scimToken" | "deploymentId" | "chatUrl" | "agentApiKey";
 
 /**
  * One error type for everything that goes wrong between the add-in and the service. Its message is

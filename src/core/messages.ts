@@ -3,7 +3,7 @@
  * the pane say it the same way. Each error carries the Settings field it is about (`field`), so the
  * pane can open Settings there without reading the text.
  */
-import { PlatformError, type PlatformErrorKind } from "./errors.js";
+import { PlatformError, type PlatformErrorKind, type SettingsField } from "./errors.js";
 
 /**
  * What an action came to, in words for the user: a disconnect (from the pane, a cell's menu or the
@@ -14,8 +14,8 @@ export interface Outcome {
   message: string;
 }
 
-/** A field of the Settings form, by the name the pane, the hosts and the stored settings use. */
-export type SettingsField = "tenantUrl" | "apiKey" | "scimToken" | "deploymentId" | "chatUrl" | "agentApiKey";
+/** A field of the Settings form (errors.ts, where an error names it). */
+export type { SettingsField };
 
 const MISSING: Record<SettingsField, { kind: PlatformErrorKind; text: string }> = {
   tenantUrl: { kind: "bad-request", text: "No tenant URL is set. Open Settings and enter it." },

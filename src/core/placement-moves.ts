@@ -10,17 +10,11 @@
  *
  * Pure: the pane (and any host) runs the requests these plan.
  */
-import { revealInvisible } from "./display.js";
+import { describePlacement, revealInvisible } from "./display.js";
 import type { PlatformError } from "./errors.js";
 import { formatCell, formatLocation, parseCell, quoteSheetName } from "./location.js";
 import { locatePlacement, type PlacedReport, reportName, type SheetRef } from "./placement-view.js";
-import {
-  describePlacement,
-  findPlacementAt,
-  type PlacementAt,
-  placementAnchor,
-  placementEnd,
-} from "./placements.js";
+import { findPlacementAt, type PlacementAt, placementAnchor, placementEnd } from "./placements.js";
 import type { ConnectWorkbookInput } from "./schema.js";
 
 export interface AddressCorrection {

@@ -4,10 +4,10 @@
  * badges, relative times, sheet notes). The task pane lists them; the hosts' commands name them.
  */
 
-import { revealInvisible } from "./display.js";
+import { describePlacement, revealInvisible } from "./display.js";
 import { formatCount } from "./limits.js";
 import { quoteSheetName } from "./location.js";
-import { describePlacement, placementRange, placementSheetName, placementsOf } from "./placements.js";
+import { placementRange, placementSheetName, placementsOf } from "./placement-fields.js";
 import type { PlacementSyncStatus, Report, ReportPlacement } from "./schema.js";
 
 /** A placement together with the report it belongs to. */

@@ -8,16 +8,8 @@
  *   disconnect leaves (`applyDisconnect`). The sandbox serves it; the property tests check that the
  *   client's inputs and the service's reading agree.
  */
-import { revealInvisible } from "./display.js";
-import {
-  type CellRange,
-  normalizeCell,
-  parseCell,
-  parseLocation,
-  quoteSheetName,
-  rangeContains,
-  rangeOf,
-} from "./location.js";
+import { type CellRange, normalizeCell, parseCell, parseLocation, rangeContains } from "./location.js";
+import { placementAnchor, placementRange, placementSheetName, placementsOf } from "./placement-fields.js";
 import type { DisconnectInput, Report, ReportPlacement } from "./schema.js";
 
 /** Where the user is: the active cell of a sheet of a workbook. */
@@ -30,83 +22,16 @@ export interface PlacementAt {
   cell: string;
 }
 
-/**
- * The report's placements. A report that only has the older top-level fields
- * (`externalWorkbookId` + `resultLocation` [+ `endResultCell`]) and no `externalWorkbookPlacements`
- * yields one placement built from them.
- */
-export function placementsOf(report: Report): ReportPlacement[] {
-  if (report.externalWorkbookPlacements != null) return report.externalWorkbookPlacements;
-  if (report.externalWorkbookId && report.resultLocation) {
-    return [
-      {
-        workbookId: report.externalWorkbookId,
-        resultLocation: report.resultLocation,
-        endResultCell: report.endResultCell ?? null,
-        host: report.source === "EXCEL" || report.source === "GOOGLE_SHEETS" ? report.source : null,
-      },
-    ];
-  }
-  return [];
-}
-
-/** The sheet name a placement stores: its `sheetName`, or for older placements the one in `resultLocation`. */
-export function placementSheetName(p: ReportPlacement): string | null {
-  if (p.sheetName) return p.sheetName;
-  return parseLocation(p.resultLocation)?.sheetName ?? null;
-}
-
-/** The anchor cell ("B2"): `anchorCell`, or for older placements the first cell of `resultLocation`. */
-export function placementAnchor(p: ReportPlacement): string | null {
-  if (p.anchorCell) {
-    const anchor = normalizeCell(p.anchorCell) ?? parseLocation(p.anchorCell)?.start;
-    if (anchor) return anchor;
-  }
-  return parseLocation(p.resultLocation)?.start ?? null;
-}
-
-/** The last cell of the written range, or null when only the anchor is known. */
-export function placementEnd(p: ReportPlacement): string | null {
-  if (p.endResultCell) {
-    const loc = parseLocation(p.endResultCell);
-    if (loc) return loc.end ?? loc.start;
-  }
-  return parseLocation(p.resultLocation)?.end ?? null;
-}
-
-/**
- * Each placement's range, read once: a list of 20,000 placements is grouped, sorted and indexed by
- * range on every load, and a placement (as the service answered it) does not change. Frozen, so a
- * caller cannot change what the others read.
- */
-const ranges = new WeakMap<ReportPlacement, Readonly<CellRange> | null>();
-
-/** The cells a placement covers: anchor to end cell, or the anchor alone. */
-export function placementRange(p: ReportPlacement): Readonly<CellRange> | null {
-  let range = ranges.get(p);
-  if (range === undefined) {
-    const anchor = placementAnchor(p);
-    const read = anchor ? rangeOf(anchor, placementEnd(p)) : null;
-    range = read ? Object.freeze(read) : null;
-    ranges.set(p, range);
-  }
-  return range;
-}
-
-/**
- * "Sales!B2:F20": how the pane shows a placement. `currentSheetName` names the sheet as it is now
- * (after a rename) instead of the name the placement stores.
- */
-export function describePlacement(p: ReportPlacement, currentSheetName?: string | null): string {
-  // For reading only: a sheet name's bidi overrides and invisible characters are shown, not obeyed.
-  const stored = currentSheetName || placementSheetName(p);
-  const sheet = stored ? revealInvisible(stored) : stored;
-  const anchor = placementAnchor(p);
-  if (!anchor) return revealInvisible(p.resultLocation);
-  const end = placementEnd(p);
-  const range = end && end !== anchor ? `${anchor}:${end}` : anchor;
-  return sheet ? `${quoteSheetName(sheet)}!${range}` : range;
-}
+export { describePlacement } from "./display.js";
+// The placement's fields (placement-fields.ts) and how the pane shows one (display.ts), here too:
+// this module is where the rest of the code finds everything about placements.
+export {
+  placementAnchor,
+  placementEnd,
+  placementRange,
+  placementSheetName,
+  placementsOf,
+} from "./placement-fields.js";
 
 // ---------------------------------------------------------------------------------------------
 // Finding the placement under a cell: an index per workbook and sheet, built once per list.

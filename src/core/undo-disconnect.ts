@@ -14,16 +14,11 @@
  * (Apps Script) execute it.
  */
 import { disconnectMayHaveApplied } from "./disconnect-plan.js";
+import { describePlacement } from "./display.js";
 import { isPlatformError, PlatformError } from "./errors.js";
 import type { PlacedReport, SheetRef } from "./placement-view.js";
 import { placedReports, placementKey, reportName } from "./placement-view.js";
-import {
-  describePlacement,
-  findPlacementAt,
-  placementAnchor,
-  placementSheetName,
-  placementsOf,
-} from "./placements.js";
+import { findPlacementAt, placementAnchor, placementSheetName, placementsOf } from "./placements.js";
 import type { ConnectWorkbookInput, Report, ReportPlacement } from "./schema.js";
 import { ReportPlacementSchema } from "./schema.js";
 import * as z from "./zod.js";

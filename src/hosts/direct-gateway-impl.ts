@@ -7,6 +7,7 @@ import type { RandomBytes } from "../core/chat-request.js";
 import { createPlatformClient, type PlatformClient } from "../core/client.js";
 import type { DataClient } from "../core/data-client.js";
 import { toDirectoryUserPage } from "../core/directory.js";
+import { once } from "../core/once.js";
 import {
   agentChatSettings,
   type ChatUrlCheck,
@@ -28,22 +29,14 @@ import type { ScimUserPage } from "./host.js";
  * so the pane's first screen does without it (about 48 KB gzipped). `chatUrlCheckNow` is the check
  * once it has loaded.
  */
-let chatUrlCheck: Promise<ChatUrlCheck> | null = null;
 let chatUrlCheckNow: ChatUrlCheck | null = null;
-function loadChatUrlCheck(): Promise<ChatUrlCheck> {
-  if (!chatUrlCheck) {
-    const loading = import("../core/domains.js").then((m) => {
-      chatUrlCheckNow = m.chatUrlBelongsToTenant;
-      return m.chatUrlBelongsToTenant;
-    });
-    chatUrlCheck = loading;
-    // A chunk that failed to load is asked for again by the next check.
-    loading.catch(() => {
-      if (chatUrlCheck === loading) chatUrlCheck = null;
-    });
-  }
-  return chatUrlCheck;
-}
+// A chunk that failed to load is asked for again by the next check.
+const loadChatUrlCheck = once(() =>
+  import("../core/domains.js").then((m) => {
+    chatUrlCheckNow = m.chatUrlBelongsToTenant;
+    return m.chatUrlBelongsToTenant;
+  }),
+);
 
 /** The fields of a settings patch that concern the agent chat: merged with the chat URL check. */
 const CHAT_FIELDS = ["chatUrl", "agentApiKey", "confirmChatUrl"] as const;
@@ -84,17 +77,9 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
     managementDefaults ??= mergeSettings(readStoredSettings(null), parts!.management, noChatUrlHere);
     return managementDefaults;
   };
-  let fromDefaults: Promise<StoredSettings> | null = null;
-  const defaultSettings = (): Promise<StoredSettings> => {
-    if (!fromDefaults) {
-      const merging = loadChatUrlCheck().then((check) => mergeSettings(managementPart(), parts!.chat, check));
-      fromDefaults = merging;
-      merging.catch(() => {
-        if (fromDefaults === merging) fromDefaults = null;
-      });
-    }
-    return fromDefaults;
-  };
+  const defaultSettings = once(() =>
+    loadChatUrlCheck().then((check) => mergeSettings(managementPart(), parts!.chat, check)),
+  );
 
   /** Everything stored (or the defaults, chat part checked): for the chat and for saving. */
   async function load(): Promise<StoredSettings> {
@@ -134,22 +119,23 @@ export function createDirectGatewayNow(options: DirectGatewayOptions): DirectGat
    * The data client of the settings in force: one per tenant and key, so its tokens (one per
    * deployment, in memory only) serve every refresh until the settings change.
    */
-  let data: { identity: string; client: Promise<DataClient> } | null = null;
+  let data: { identity: string; client: () => Promise<DataClient> } | null = null;
   async function dataClient(): Promise<DataClient> {
     const { client: platform, settings } = await client();
     const access = managementAccess(settings);
     const identity = JSON.stringify([access.baseUrl, access.token]);
     if (data?.identity !== identity) {
       // The data client's code loads with the first refresh, like the chat's.
-      const loading = import("../core/data-client.js").then((m) =>
-        m.createDataClient({ platform, transport, secrets: [access.token] }),
-      );
-      data = { identity, client: loading };
-      loading.catch(() => {
-        if (data?.client === loading) data = null;
-      });
+      data = {
+        identity,
+        client: once(() =>
+          import("../core/data-client.js").then((m) =>
+            m.createDataClient({ platform, transport, secrets: [access.token] }),
+          ),
+        ),
+      };
     }
-    return data.client;
+    return data.client();
   }
 
   async function agent() {

@@ -6,6 +6,7 @@
 import type { RandomBytes } from "../core/chat-request.js";
 import type { LoadAnswer } from "../core/data-api.js";
 import type { DataEffect, DataLoadProgress } from "../core/data-client.js";
+import { once } from "../core/once.js";
 import type { ConnectWorkbookInput, RefreshInput, Report } from "../core/schema.js";
 import type { SettingsPatch } from "../core/settings.js";
 import type { Transport } from "../core/transport.js";
@@ -63,8 +64,6 @@ export interface DirectGatewayOptions {
 
 type Implementation = typeof import("./direct-gateway-impl.js");
 
-let implementation: Promise<Implementation> | null = null;
-
 /**
  * The gateway's code, loaded once (asked for again after a failure). Its chunk imports the core
  * client and the settings rules from chunks of their own (the pane's other lazy chunks share them):
@@ -72,20 +71,13 @@ let implementation: Promise<Implementation> | null = null;
  * creates its host (Excel's main.ts, before Office is ready) so that the code is there by the first
  * call; a page whose build splits the gateway's imports further warms those chunks itself.
  */
-export function loadDirectGatewayCode(): Promise<Implementation> {
-  if (!implementation) {
-    const loading = Promise.all([
-      import("./direct-gateway-impl.js"),
-      import("../core/client.js"),
-      import("../core/settings.js"),
-    ]).then(([impl]) => impl);
-    implementation = loading;
-    loading.catch(() => {
-      if (implementation === loading) implementation = null;
-    });
-  }
-  return implementation;
-}
+export const loadDirectGatewayCode: () => Promise<Implementation> = once(() =>
+  Promise.all([
+    import("./direct-gateway-impl.js"),
+    import("../core/client.js"),
+    import("../core/settings.js"),
+  ]).then(([impl]) => impl),
+);
 
 /**
  * The gateway over `options.store` and `options.transport`. Its implementation (the core client,
@@ -95,17 +87,7 @@ export function loadDirectGatewayCode(): Promise<Implementation> {
  * it. A chunk that failed to load is asked for again by the next call.
  */
 export function createDirectGateway(options: DirectGatewayOptions): DirectGateway {
-  let loaded: Promise<DirectGateway> | null = null;
-  const gateway = (): Promise<DirectGateway> => {
-    if (!loaded) {
-      const loading = loadDirectGatewayCode().then((m) => m.createDirectGatewayNow(options));
-      loaded = loading;
-      loading.catch(() => {
-        if (loaded === loading) loaded = null;
-      });
-    }
-    return loaded;
-  };
+  const gateway = once(() => loadDirectGatewayCode().then((m) => m.createDirectGatewayNow(options)));
   void gateway().catch(() => undefined);
   return {
     getSettings: async () => (await gateway()).getSettings(),

@@ -4,6 +4,7 @@
  * endpoints lives in its own file. `server.ts` serves it on Node.
  */
 import { type Context, Hono } from "hono";
+import { isMalformedPath } from "../server-kit/http.js";
 import { ChatEndpoints } from "./chat-endpoints.js";
 import { DataApi, DEFAULT_CONTINUE_WAIT_MS } from "./data-api.js";
 import { disconnect, getReport, listDeployments, listReports, pathId } from "./management.js";
@@ -51,16 +52,6 @@ type Handler = (c: Context) => Response | Promise<Response>;
 /** The methods the service answers anywhere; a preflight approves them. */
 const METHODS = "GET, POST, PUT, DELETE";
 
-/** True when the path's percent-encoding does not decode (a truncated escape, bytes that are not UTF-8). */
-function isMalformed(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /**
  * Which of the sandbox's origins a request came to, when the data API has its own (`--data-port`):
  * server.ts says so in the request's environment. "data": the data origin; else the tenant's.
@@ -101,7 +92,7 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
     const started = Date.now();
     const pathname = new URL(c.req.url).pathname;
     // No route can read such an address: it is the caller's mistake (400), not the sandbox's (500).
-    if (isMalformed(pathname)) {
+    if (isMalformedPath(pathname)) {
       c.res = errorResponse(
         new HttpError(400, "The address is malformed: part of its path is not valid percent-encoding."),
       );

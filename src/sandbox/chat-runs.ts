@@ -4,29 +4,11 @@
  * re-subscribes to a running stream (replaying what was sent), replays a finished one, and resumes
  * a suspended one; a caller who disconnects only stops listening. Runs end when the server stops.
  */
-import { abortedLine, cutoffLine, type Line, type Usage, usageLine } from "./chat-lines.js";
-import { mergeIntoThread, type Thread } from "./chat-threads.js";
-import type { Step, TurnScript } from "./chat-turn-script.js";
+import { abortedLine, cutoffLine, type Line, usageLine } from "./chat-lines.js";
+import { mergeIntoThread } from "./chat-threads.js";
+import type { Run, Step, Subscriber, Thread, TurnScript } from "./chat-types.js";
 
-/** Someone reading a run's lines (one HTTP response); lines come without their newline. */
-export interface Subscriber {
-  write(line: string): void;
-  end(): void;
-}
-
-export interface Run {
-  messageId: string;
-  input: string;
-  thread: Thread;
-  steps: Step[];
-  next: number;
-  status: "running" | "suspended" | "done" | "aborted";
-  /** Lines sent in the current segment (since start or resume), for re-subscribers. */
-  lines: string[];
-  subscribers: Set<Subscriber>;
-  timer: NodeJS.Timeout | null;
-  usage: Usage;
-}
+export type { Run, Subscriber };
 
 export class RunScheduler {
   private readonly runs = new Map<string, Run>();

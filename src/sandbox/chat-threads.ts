@@ -4,27 +4,10 @@
  */
 import type { Caller } from "./chat-callers.js";
 import { cutoffLine, type Line, usageLine } from "./chat-lines.js";
-import type { Run } from "./chat-runs.js";
+import type { StoredMessage, Thread } from "./chat-types.js";
 import { HttpError } from "./respond.js";
-import type { Topic } from "./scripted-agent.js";
 
-interface StoredMessage extends Line {
-  id: string;
-  role: string;
-  content: string;
-  graphPath: string[];
-  sort: number;
-}
-
-export interface Thread {
-  chatId: string;
-  agentId: string;
-  owner: string;
-  messages: StoredMessage[];
-  turns: { messageId: string; input: string; topic: Topic }[];
-  /** The run answering now (null when idle or suspended): one at a time per thread. */
-  running: Run | null;
-}
+export type { Thread };
 
 export class ThreadStore {
   private readonly threads = new Map<string, Thread>();

@@ -6,28 +6,14 @@
  */
 import type { Report } from "../core/schema.js";
 import type { Caller } from "./chat-callers.js";
-import { cutoffLine, type Line, type Usage, usageLine } from "./chat-lines.js";
-import type { Thread } from "./chat-threads.js";
-import { planAnswer, splitIntoPieces, type Topic } from "./scripted-agent.js";
+import { cutoffLine, type Line, usageLine } from "./chat-lines.js";
+import type { Step, Thread, TurnScript } from "./chat-types.js";
+import { planAnswer, splitIntoPieces } from "./scripted-agent.js";
 
 /** Delay between pieces of a `trigger:slow` stream. */
 const SLOW_DELAY_MS = 1500;
 
-/** One step of a run: after `delay` ms, send a line (an object, or raw text for the malformed line). */
-export interface Step {
-  delay: number;
-  make: () => Line | string;
-  /** The run pauses after this step (`__suspended__`); the same request resumes it. */
-  suspends?: boolean;
-}
-
-export interface TurnScript {
-  steps: Step[];
-  /** What `__usage__` reports, also when the run is aborted. */
-  usage: Usage;
-  /** What the turn answered about: a short follow-up keeps it. */
-  topic: Topic;
-}
+export type { Step, TurnScript };
 
 export interface TurnInput {
   thread: Thread;

@@ -15,6 +15,7 @@
  * bad field); Ctrl-C or SIGTERM stops it cleanly (status 0).
  */
 import { readFileSync } from "node:fs";
+import { type FlagKind, fail, readFlags, stopOnSignals } from "../server-kit/cli.js";
 import {
   DEMO_AGENT_KEY,
   DEMO_AGENTS,
@@ -46,10 +47,17 @@ interface Args {
   cors: boolean;
 }
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
+/** Every flag, and whether it takes a value (server-kit/cli.ts reads them with parseArgs). */
+const FLAGS = {
+  port: "value",
+  "data-port": "value",
+  seed: "value",
+  "chat-delay-ms": "value",
+  "data-delay-ms": "value",
+  quiet: "switch",
+  "no-cors": "switch",
+  help: "switch",
+} as const satisfies Record<string, FlagKind>;
 
 function readArgs(argv: string[]): Args {
   const args: Args = {
@@ -61,16 +69,8 @@ function readArgs(argv: string[]): Args {
     quiet: false,
     cors: true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [name, inline] = arg.includes("=")
-      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-      : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) fail(`${name} needs a value.\n${USAGE}`);
-      return v;
-    };
+  // In the order given; the first bad one stops it. A switch has no value ("").
+  for (const { flag: name, value = "" } of readFlags(argv, FLAGS, USAGE)) {
     const count = (text: string, max: number) => {
       if (!/^\d+$/.test(text) || Number(text) > max)
         fail(`${name} must be a whole number from 0 to ${max} (got "${text}").\n${USAGE}`);
@@ -78,19 +78,19 @@ function readArgs(argv: string[]): Args {
     };
     switch (name) {
       case "--port":
-        args.port = count(value(), 65535);
+        args.port = count(value, 65535);
         break;
       case "--data-port":
-        args.dataPort = count(value(), 65535);
+        args.dataPort = count(value, 65535);
         break;
       case "--seed":
-        args.seedFile = value();
+        args.seedFile = value;
         break;
       case "--chat-delay-ms":
-        args.chatDelayMs = count(value(), 60_000);
+        args.chatDelayMs = count(value, 60_000);
         break;
       case "--data-delay-ms":
-        args.dataDelayMs = count(value(), 600_000);
+        args.dataDelayMs = count(value, 600_000);
         break;
       case "--quiet":
         args.quiet = true;
@@ -103,8 +103,6 @@ function readArgs(argv: string[]): Args {
         process.stderr.write(`${USAGE}\n`);
         process.exit(0);
         break;
-      default:
-        fail(`Unknown argument "${arg}".\n${USAGE}`);
     }
   }
   return args;
@@ -147,14 +145,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // Handlers first: a caller may stop us as soon as it reads the URL line.
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    sandbox.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  stopOnSignals(() => sandbox.close(), "ignore");
   process.stdout.write(`${sandbox.url}\n`);
   if (!args.quiet) {
     log(

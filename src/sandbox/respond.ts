@@ -3,6 +3,8 @@
  * `{"message": ...}`, JSON answers, request bodies with a size limit, and the `Authorization` header.
  */
 
+import { readCappedBody } from "../server-kit/http.js";
+
 /** Bodies larger than this answer 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** A body is read (and dropped) up to this size before a 413, so the client can read the answer. */
@@ -48,39 +50,14 @@ export function errorResponse(error: HttpError): Response {
   return jsonResponse(error.status, error.body, error.headers);
 }
 
-/** The whole request body as text; 413 past `MAX_BODY_BYTES`. */
+/**
+ * The whole request body as text; 413 past `MAX_BODY_BYTES`, read (and dropped) up to
+ * `DRAIN_LIMIT_BYTES` so the client can read the answer, the connection closed past that.
+ */
 async function readBodyText(request: Request): Promise<string> {
-  const header = request.headers.get("content-length");
-  const declared = header === null ? Number.NaN : Number(header);
-  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(true);
-  if (declared <= MAX_BODY_BYTES) {
-    // A declared length frames the body exactly (HTTP/1.1): within the limit it is read at once.
-    const text = await request.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(false);
-    return text;
-  }
-  // No length (a chunked body) or one over the limit: read it piece by piece, counting.
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      // Keep reading (and dropping) so the client gets to read the 413.
-      chunks.length = 0;
-      if (size > DRAIN_LIMIT_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge(true);
-      }
-      continue;
-    }
-    chunks.push(value);
-  }
-  if (size > MAX_BODY_BYTES) throw tooLarge(false);
-  return Buffer.concat(chunks).toString("utf8");
+  const read = await readCappedBody(request, MAX_BODY_BYTES, DRAIN_LIMIT_BYTES);
+  if (read.kind === "too-large") throw tooLarge(!read.drained);
+  return new TextDecoder().decode(read.bytes);
 }
 
 function tooLarge(close: boolean): HttpError {

@@ -191,6 +191,20 @@ describe("npm run serve", () => {
     expect(inFlight.status).toBe(2);
     expect(inFlight.stderr).toContain("RELAY_MAX_IN_FLIGHT must be a whole number from 1");
   });
+
+  it("names a flag it does not know as given, and a flag without its value, with the usage", async () => {
+    const [unknown, missing] = await Promise.all([
+      runAddinServer(["--port=0", "--frobnicate=yes"]),
+      runAddinServer(["--port", "0", "--tenant"]),
+    ]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toBe('Unknown argument "--frobnicate=yes".');
+    expect(unknown.stderr).toContain("usage: npm run serve");
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr.split("\n")[0]).toBe("--tenant needs a value.");
+    expect(missing.stderr).toContain("usage: npm run serve");
+  });
 });
 
 describe("npm run serve over HTTPS", () => {

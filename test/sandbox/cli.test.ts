@@ -79,6 +79,22 @@ describe("the command line", () => {
     });
   });
 
+  it("names a flag it does not know as given, and a flag without its value, with the usage", async () => {
+    const [unknown, stray, missing] = await Promise.all([
+      runSandboxCli(["--port", "0", "--colour=red"]),
+      runSandboxCli(["stray"]),
+      runSandboxCli(["--quiet", "--seed"]),
+    ]);
+    for (const run of [unknown, stray, missing]) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("usage: npm run sandbox");
+    }
+    expect(unknown.stderr.split("\n")[0]).toBe('Unknown argument "--colour=red".');
+    expect(stray.stderr.split("\n")[0]).toBe('Unknown argument "stray".');
+    expect(missing.stderr.split("\n")[0]).toBe("--seed needs a value.");
+  });
+
   it("names the demo keys on stderr, the Europe key for row-level security among them", async () => {
     const run = await runSandboxCli(["--port", "0"], {
       until: (out) => out.includes("\n"),

@@ -38,15 +38,23 @@ export const FLUSH_MS = 200;
 /** Utilities.sleep refuses more than 5 minutes. */
 export const SLEEP_LIMIT_MS = 300_000;
 
-/** Headers Google's URL Fetch service computes or adds itself; a script cannot set them. */
-const RESTRICTED_REQUEST_HEADERS = [
-  "content-length",
-  "host",
-  "vary",
-  "via",
-  "x-appengine-inbound-appid",
-  "x-forwarded-for",
-  "x-proxyuser-ip",
+/**
+ * The request headers the script cannot set, as Google's page on the URL Fetch service (the service
+ * `UrlFetchApp` runs on) lists them, in its spelling: "For security reasons, the following headers
+ * cannot be modified by the application" ... "App Engine sets these headers to accurate values, as
+ * appropriate. For example, App Engine calculates the Content-Length header from the request data"
+ * (cloud.google.com/appengine/docs/standard/services/urlfetch/outbound-requests, "Request
+ * headers"). Written from that page, not from the transport under test: HTTP header names are
+ * compared without regard to case.
+ */
+export const URL_FETCH_SETS_ITSELF = [
+  "Content-Length",
+  "Host",
+  "Vary",
+  "Via",
+  "X-Appengine-Inbound-Appid",
+  "X-Forwarded-For",
+  "X-ProxyUser-IP",
 ] as const;
 
 /** The only names HtmlOutput.addMetaTag accepts. */
@@ -146,10 +154,15 @@ export function checkPropertyWrite(data: Store, writes: Record<string, string>, 
   }
 }
 
-/** UrlFetchApp refuses a header the URL Fetch service sets itself. */
+/**
+ * UrlFetchApp refuses a header the URL Fetch service sets itself, in any case. The message is the
+ * one Apps Script gives ("Attribute provided with invalid value: Header:<name>"); Google documents
+ * the refusal, not its wording, so the code under test must not depend on the text.
+ */
 export function checkRequestHeaders(headers: Record<string, unknown>): void {
+  const refused = new Set(URL_FETCH_SETS_ITSELF.map((h) => h.toLowerCase()));
   for (const name of Object.keys(headers)) {
-    if ((RESTRICTED_REQUEST_HEADERS as readonly string[]).includes(name.toLowerCase())) {
+    if (refused.has(name.toLowerCase())) {
       throw new Error(`Attribute provided with invalid value: Header:${name}`);
     }
   }

@@ -17,6 +17,7 @@
  * - A 2-D `values` or `numberFormat` must have the range's dimensions (`InvalidArgument`).
  */
 import { type CellRange, parseCell } from "../../src/core/location.js";
+import { officeError } from "./office-proxy.js";
 
 export const EXCEL_PAYLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 export const EXCEL_READ_CELL_LIMIT = 5_000_000;
@@ -24,10 +25,6 @@ export const EXCEL_READ_CELL_LIMIT = 5_000_000;
 export interface CellsSheet {
   id: string;
   name: string;
-}
-
-function officeError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { name: "RichApi.Error", code });
 }
 
 function parseAddress(address: string): CellRange {

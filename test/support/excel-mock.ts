@@ -1,17 +1,20 @@
 /**
- * An Excel workbook as office-addin-mock objects, with counters: how many `context.sync()` calls,
- * which custom properties were written, which event handlers were added. Excel's proxy objects
- * are `OfficeMockObject`s, so a property read before `load` + `sync` returns the mock's error
- * string ("Error, property was not loaded") and the tests catch it by asserting values.
+ * An Excel workbook and Office.js for the Excel host's Node tests, with counters: how many
+ * `context.sync()` calls, which custom properties were written, which event handlers were added.
+ * Excel's objects follow Office's request-context rules (office-proxy.ts, from Microsoft's
+ * documentation): each `Excel.run` has proxies of its own; a property answers only after `load`
+ * and a `context.sync()` (else `PropertyNotLoaded`); commands (`add`, `activate`, `select`, an
+ * event's `add`) take effect at the sync; `worksheets.getItem` of a sheet that is not there fails
+ * the sync with `ItemNotFound`; `getItemOrNullObject` of a missing property gives a null object.
  *
  * The `Office` namespace (common API: requirements, theme, partition key, document settings) has
  * no load/sync semantics in Office.js, so it is a plain object here.
  */
-import { OfficeMockObject } from "office-addin-mock";
 import { createMemorySecretStore } from "../../src/hosts/direct-gateway.js";
-import { createExcelHost, type ExcelHost } from "../../src/hosts/excel/host.js";
+import { createExcelHost, type ExcelHost, WORKBOOK_ID_PROPERTY } from "../../src/hosts/excel/host.js";
 import type { ExcelApi, OfficeApi, OfficeRuntimeStorage } from "../../src/hosts/excel/office.js";
 import { HOST_PROFILES, type HostProfileName, supportsSet } from "./host-profiles.js";
+import { createRequestContext, type RequestContextModel } from "./office-proxy.js";
 
 export { HOST_PROFILES, type HostProfileName } from "./host-profiles.js";
 
@@ -85,8 +88,10 @@ export interface ExcelMock {
   moveTo(address: string, sheet?: MockSheet): void;
   /** Fires every handler added for `event` ("onSelectionChanged", "onNameChanged", ...). */
   fire(event: string, args?: unknown): Promise<void>;
-  /** The value of the workbook id property as stored in the file. */
-  storedWorkbookId(): unknown;
+  /** The value of the workbook id property as stored in the file (undefined: the file has none). */
+  storedWorkbookId(): string | undefined;
+  /** The file's workbook id property changes outside the pane (null: the file loses it). */
+  setStoredWorkbookId(value: string | null): void;
   setBackground(color: string): void;
 }
 
@@ -94,10 +99,6 @@ const SHEETS: MockSheet[] = [
   { id: "{00000000-0001-0000-0000-000000000000}", name: "Sales" },
   { id: "{00000000-0001-0000-0100-000000000000}", name: "Q1 Sales" },
 ];
-
-function itemNotFound(key: string): Error {
-  return Object.assign(new Error(`The requested resource doesn't exist: ${key}`), { code: "ItemNotFound" });
-}
 
 export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
   const sheets = (options.sheets ?? SHEETS).map((s) => ({ ...s }));
@@ -127,88 +128,127 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
   const active = sheets[options.active ?? 0]!;
 
   // An event added on a host whose ExcelApi is older than the event fails as Excel's does
-  // (ApiNotFound), so an unguarded use shows up in the tests of that profile.
-  const eventSource = (name: string, since = "1.7") => ({
+  // (ApiNotFound), so an unguarded use shows up in the tests of that profile. A handler is
+  // registered by the sync, as every command is.
+  const eventSource = (model: RequestContextModel, name: string, since = "1.7") => ({
     add(handler: Handler) {
       if (!supportsSet(sets, "ExcelApi", since)) {
         throw Object.assign(new Error(`${name} needs ExcelApi ${since}`), { code: "ApiNotFound" });
       }
-      state.handlers[name] ??= [];
-      state.handlers[name].push(handler);
+      model.queue(() => {
+        state.handlers[name] ??= [];
+        state.handlers[name].push(handler);
+      });
       return { context: null, remove() {} };
     },
   });
 
-  const excel = new OfficeMockObject({
-    context: {
-      workbook: {
-        name: options.workbookName ?? "Budget.xlsx",
-        activeCell: { address: options.activeAddress ?? `${active.name}!B2` },
-        getActiveCell() {
-          return this.activeCell;
-        },
-        properties: {
-          custom: {
-            // An empty value stands for "no such property" (the mock cannot hold a null).
-            idItem: { value: options.storedWorkbookId ?? "" },
-            getItemOrNullObject(_key: string) {
-              state.customReads++;
-              return this.idItem;
-            },
-            add(key: string, value: unknown) {
-              state.customWrites.push({ key, value });
-              (this.idItem as { value: unknown }).value = value;
-              return this.idItem;
-            },
+  // The workbook as it is; each `Excel.run` reads it through proxies of its own (office-proxy.ts).
+  const workbookState = {
+    name: options.workbookName ?? "Budget.xlsx",
+    active: { id: active.id, name: active.name },
+    activeAddress: options.activeAddress ?? `${active.name}!B2`,
+    custom: new Map<string, string>(
+      options.storedWorkbookId === undefined ? [] : [[WORKBOOK_ID_PROPERTY, options.storedWorkbookId]],
+    ),
+  };
+  const sheetOf = (key: string) => sheets.find((s) => s.id === key || s.name === key);
+
+  function requestContext() {
+    const model = createRequestContext();
+    const worksheet = (key: string) => {
+      const sheet = () => sheetOf(key) ?? null;
+      return model.proxy(() => (sheet() ? { ...sheet() } : null), {
+        key,
+        properties: ["id", "name", "position", "visibility"],
+        methods: {
+          activate() {
+            model.queue(() => {
+              state.activated.push(sheet()!.id);
+            });
           },
-        },
-        worksheets: {
-          active: { id: active.id, name: active.name },
-          items: sheets,
-          getActiveWorksheet() {
-            return this.active;
-          },
-          load(what: unknown) {
-            state.sheetCollectionLoads.push(what);
-            // Collections load their items; the mock's own load keeps "not loaded before sync".
-            return OfficeMockObject.prototype.load.call(this, "items");
-          },
-          getItem(key: string) {
-            const sheet = sheets.find((s) => s.id === key || s.name === key);
-            if (!sheet) throw itemNotFound(key);
+          getRange(address: string) {
             return {
-              activate() {
-                state.activated.push(sheet.id);
-              },
-              getRange(address: string) {
-                return {
-                  select() {
-                    state.selected.push(`${sheet.name}!${address}`);
-                  },
-                };
+              select() {
+                model.queue(() => {
+                  state.selected.push(`${sheet()!.name}!${address}`);
+                });
               },
             };
           },
-          // WorksheetCollection.onSelectionChanged: ExcelApi 1.9; onNameChanged: ExcelApi 1.17.
-          onSelectionChanged: eventSource("onSelectionChanged", "1.9"),
-          onActivated: eventSource("onActivated"),
-          onAdded: eventSource("onAdded"),
-          onDeleted: eventSource("onDeleted"),
-          onNameChanged: eventSource("onNameChanged", "1.17"),
         },
+      });
+    };
+    const collectionLoad = (worksheets: { load(what?: unknown): unknown }) => {
+      const load = worksheets.load;
+      worksheets.load = (what?: unknown) => {
+        state.sheetCollectionLoads.push(what);
+        return load(what);
+      };
+      return worksheets;
+    };
+    const worksheets = collectionLoad(
+      model.proxy(() => ({ items: sheets.map((s) => ({ ...s })) }), {
+        properties: ["items"],
+        methods: {
+          getActiveWorksheet: () =>
+            model.proxy(() => ({ ...workbookState.active }), {
+              properties: ["id", "name", "position", "visibility"],
+            }),
+          getItem: worksheet,
+          // WorksheetCollection.onSelectionChanged: ExcelApi 1.9; onNameChanged: ExcelApi 1.17.
+          onSelectionChanged: eventSource(model, "onSelectionChanged", "1.9"),
+          onActivated: eventSource(model, "onActivated"),
+          onAdded: eventSource(model, "onAdded"),
+          onDeleted: eventSource(model, "onDeleted"),
+          onNameChanged: eventSource(model, "onNameChanged", "1.17"),
+        },
+      }),
+    );
+    const custom = {
+      getItemOrNullObject(key: string) {
+        state.customReads++;
+        return model.proxy(
+          () =>
+            workbookState.custom.has(key)
+              ? { key, value: workbookState.custom.get(key), type: "String" }
+              : null,
+          { key, properties: ["key", "value", "type"], orNull: true },
+        );
       },
-    },
-    run: async function (this: { context: unknown }, batch: (context: unknown) => Promise<unknown>) {
-      return batch(this.context);
-    },
-  });
+      // CustomPropertyCollection.add: creates the property or sets the existing one, at the sync.
+      add(key: string, value: string) {
+        model.queue(() => {
+          state.customWrites.push({ key, value });
+          workbookState.custom.set(key, value);
+        });
+        return model.proxy(() => ({ key, value: workbookState.custom.get(key), type: "String" }), {
+          key,
+          properties: ["key", "value", "type"],
+        });
+      },
+    };
+    const workbook = model.proxy(() => ({ name: workbookState.name }), {
+      properties: ["name"],
+      methods: {
+        worksheets,
+        properties: { custom },
+        getActiveCell: () =>
+          model.proxy(() => ({ address: workbookState.activeAddress }), { properties: ["address"] }),
+      },
+    });
+    return {
+      workbook,
+      async sync() {
+        // Every round trip the code makes is counted.
+        state.syncs++;
+        await model.sync();
+      },
+    };
+  }
 
-  // Count round trips: every `context.sync()` the code makes.
-  const context = excel.context as OfficeMockObject;
-  const sync = context.sync.bind(context);
-  context.sync = async () => {
-    state.syncs++;
-    await sync();
+  const excel = {
+    run: <T>(batch: (context: never) => Promise<T>) => batch(requestContext() as never),
   };
 
   const office = {
@@ -295,17 +335,13 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
     },
   };
 
-  const workbook = context.workbook as OfficeMockObject;
   return {
     Excel: excel as unknown as ExcelApi,
     Office: office as unknown as OfficeApi,
     state,
     moveTo(address, sheet) {
-      if (sheet) {
-        workbook.worksheets.active.id = sheet.id;
-        workbook.worksheets.active.name = sheet.name;
-      }
-      workbook.activeCell.address = address;
+      if (sheet) workbookState.active = { id: sheet.id, name: sheet.name };
+      workbookState.activeAddress = address;
     },
     async fire(event, args = {}) {
       for (const handler of state.handlers[event] ?? []) await handler(args);
@@ -314,7 +350,11 @@ export function createExcelMock(options: ExcelMockOptions = {}): ExcelMock {
       }
     },
     storedWorkbookId() {
-      return workbook.properties.custom.idItem.value;
+      return workbookState.custom.get(WORKBOOK_ID_PROPERTY);
+    },
+    setStoredWorkbookId(value) {
+      if (value === null) workbookState.custom.delete(WORKBOOK_ID_PROPERTY);
+      else workbookState.custom.set(WORKBOOK_ID_PROPERTY, value);
     },
     setBackground(color) {
       office.context.officeTheme.bodyBackgroundColor = color;

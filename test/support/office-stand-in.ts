@@ -3,9 +3,11 @@
  * (no Office here). Its record is `window.__office`. Like Office:
  * - `Office.actions.associate` only registers; Office runs the command (here: the test, through
  *   `__office.associated`), possibly before the page's other code has loaded;
- * - proxy objects answer only after `load` and `context.sync()`; every sync is counted;
- * - `OfficeRuntime.storage` is the per-user store of the shared runtime;
- * - each `Excel.run` has a request context of its own.
+ * - each `Excel.run` has a request context of its own, office-proxy.ts's (bundled into the page):
+ *   a property answers only after `load` and `context.sync()` (else `PropertyNotLoaded`), commands
+ *   take effect at the sync, `worksheets.getItem` of a missing sheet fails the sync with
+ *   `ItemNotFound`, `getItemOrNullObject` gives a null object; every sync is counted;
+ * - `OfficeRuntime.storage` is the per-user store of the shared runtime.
  *
  * With `cells` (the script `excelCellsScript()` builds), the worksheets hold cells as
  * excel-cells.ts does, with Excel's rules (writes applied by `sync`, the 5 MB request limit, the
@@ -50,38 +52,46 @@ export interface OfficeStandInOptions {
   cells?: string;
 }
 
-let cellsScript: Promise<string> | null = null;
+const scripts = new Map<string, Promise<string>>();
 
-/**
- * test/support/excel-cells.ts bundled for the page (an IIFE defining `ExcelCells`), built once per
- * test file: the stand-in's cells follow the very rules the Node tests' cells follow.
- */
-export function excelCellsScript(): Promise<string> {
-  cellsScript ??= (async () => {
-    const result = await build({
-      configFile: false,
-      logLevel: "warn",
-      build: {
-        write: false,
-        minify: false,
-        lib: {
-          entry: fileURLToPath(new URL("./excel-cells.ts", import.meta.url)),
-          formats: ["iife"],
-          name: "ExcelCells",
+/** A test/support module bundled for the page (an IIFE defining `name`), built once per test file. */
+function pageScript(file: string, name: string): Promise<string> {
+  let script = scripts.get(file);
+  if (!script) {
+    script = (async () => {
+      const result = await build({
+        configFile: false,
+        logLevel: "warn",
+        build: {
+          write: false,
+          minify: false,
+          lib: { entry: fileURLToPath(new URL(file, import.meta.url)), formats: ["iife"], name },
         },
-      },
-    });
-    const outputs = (Array.isArray(result) ? result : [result]) as { output?: { code?: string }[] }[];
-    const code = outputs.flatMap((o) => o.output ?? []).find((chunk) => chunk.code)?.code;
-    if (!code) throw new Error("excel-cells.ts did not build for the page.");
-    return code;
-  })();
-  return cellsScript;
+      });
+      const outputs = (Array.isArray(result) ? result : [result]) as { output?: { code?: string }[] }[];
+      const code = outputs.flatMap((o) => o.output ?? []).find((chunk) => chunk.code)?.code;
+      if (!code) throw new Error(`${file} did not build for the page.`);
+      return code;
+    })();
+    scripts.set(file, script);
+  }
+  return script;
 }
 
-export function officeStandIn({ cells, ...options }: OfficeStandInOptions): string {
+/**
+ * test/support/excel-cells.ts bundled for the page (an IIFE defining `ExcelCells`): the stand-in's
+ * cells follow the very rules the Node tests' cells follow.
+ */
+export function excelCellsScript(): Promise<string> {
+  return pageScript("./excel-cells.ts", "ExcelCells");
+}
+
+/** The stand-in's script; Excel's request context is office-proxy.ts's, the Node fake's own. */
+export async function officeStandIn({ cells, ...options }: OfficeStandInOptions): Promise<string> {
   const sets = HOST_PROFILES[options.profile ?? "web"];
-  return `${cells ?? ""}
+  const proxy = await pageScript("./office-proxy.ts", "OfficeProxy");
+  return `${proxy}
+${cells ?? ""}
 (() => {
   const options = ${JSON.stringify(options)};
   const sets = ${JSON.stringify(sets)};
@@ -95,37 +105,39 @@ export function officeStandIn({ cells, ...options }: OfficeStandInOptions): stri
     for (let i = 0; i < Math.max(x.length, y.length); i++) { const d = (x[i] || 0) - (y[i] || 0); if (d) return d > 0; }
     return false; };
   window.__office = state;
-  const loaded = (o) => Object.assign(o, { load() { return o; } });
-  // An event newer than the host's ExcelApi fails as Excel's does (ApiNotFound).
-  const events = (name, since = "1.7") => ({ add(h) {
+  // An event newer than the host's ExcelApi fails as Excel's does (ApiNotFound); a handler is
+  // registered by the sync.
+  const events = (model, name, since = "1.7") => ({ add(h) {
     if (!sets.ExcelApi || newer(since, sets.ExcelApi)) {
       throw Object.assign(new Error(name + " needs ExcelApi " + since), { code: "ApiNotFound" });
     }
-    (state.handlers[name] ??= []).push(h);
+    model.queue(() => { (state.handlers[name] ??= []).push(h); });
   } });
-  const sheetNamed = (name) => options.sheets.find((s) => s.name === name);
+  const sheetNamed = (key) => options.sheets.find((s) => s.id === key || s.name === key) || null;
+  const SHEET = ["id", "name", "position", "visibility"];
   state.cells = typeof ExcelCells === "undefined" ? null : ExcelCells.createCellsWorkbook(options.sheets);
   const makeContext = () => {
+  const model = OfficeProxy.createRequestContext();
   const batch = state.cells ? state.cells.batch() : null;
+  const worksheet = (key) => model.proxy(() => sheetNamed(key) && { ...sheetNamed(key) }, { key, properties: SHEET,
+    methods: batch ? { ...batch.worksheet(key), activate() {} } : { activate() {}, getRange: () => ({ select() {} }) } });
   return {
-    workbook: loaded({
-      name: options.workbookName,
-      worksheets: loaded({
-        get items() { return options.sheets.map((s) => ({ ...s })); },
-        getActiveWorksheet: () => loaded({ ...sheetNamed(state.active.sheet) }),
-        getItem: (name) => batch
-          ? loaded(Object.assign(batch.worksheet(name), { ...sheetNamed(name), activate() {} }))
-          : loaded({ ...sheetNamed(name), activate() {}, getRange: () => ({ select() {} }) }),
-        onSelectionChanged: events("selection", "1.9"), onActivated: events("activated"),
-        onAdded: events("added"), onDeleted: events("deleted"), onNameChanged: events("renamed", "1.17"),
-      }),
-      getActiveCell: () => loaded({ address: state.active.sheet + "!" + state.active.cell }),
+    workbook: model.proxy(() => ({ name: options.workbookName }), { properties: ["name"], methods: {
+      worksheets: model.proxy(() => ({ items: options.sheets.map((s) => ({ ...s })) }), { properties: ["items"], methods: {
+        getActiveWorksheet: () => model.proxy(() => ({ ...sheetNamed(state.active.sheet) }), { properties: SHEET }),
+        getItem: worksheet,
+        onSelectionChanged: events(model, "selection", "1.9"), onActivated: events(model, "activated"),
+        onAdded: events(model, "added"), onDeleted: events(model, "deleted"), onNameChanged: events(model, "renamed", "1.17"),
+      } }),
+      getActiveCell: () => model.proxy(() => ({ address: state.active.sheet + "!" + state.active.cell }), { properties: ["address"] }),
       properties: { custom: {
-        getItemOrNullObject: (k) => loaded({ isNullObject: !(k in state.custom), value: state.custom[k] }),
-        add: (k, v) => { state.custom[k] = v; },
+        getItemOrNullObject: (k) => model.proxy(() => (k in state.custom ? { key: k, value: state.custom[k], type: "String" } : null),
+          { key: k, properties: ["key", "value", "type"], orNull: true }),
+        add: (k, v) => { model.queue(() => { state.custom[k] = v; });
+          return model.proxy(() => ({ key: k, value: state.custom[k], type: "String" }), { key: k, properties: ["key", "value", "type"] }); },
       } },
-    }),
-    async sync() { state.syncs++; if (batch) await batch.sync(); },
+    } }),
+    async sync() { state.syncs++; await model.sync(); if (batch) await batch.sync(); },
   };
   };
   window.Excel = { run: async (batch) => batch(makeContext()) };

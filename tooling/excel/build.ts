@@ -188,7 +188,7 @@ export function excelBuild(): UserConfig {
             groups: [
               {
                 name: "core-shared",
-                test: /src[\\/]core[\\/](limits|errors|location|display|placements|placement-view)\.ts$/,
+                test: /src[\\/]core[\\/](limits|errors|location|display|placements|placement-fields|placement-view|once)\.ts$/,
               },
               // Small library modules the first screen and lazy parts share (Vite's dynamic-import
               // helper, Fluent's icon factory and event callback, Griffel's reset styles, key

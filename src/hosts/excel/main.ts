@@ -10,10 +10,11 @@
  * once.
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
+import { once } from "../../core/once.js";
 import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
 import { type CommandEvent, officeGlobals } from "./office.js";
-import { once, prepareExcel, startExcel } from "./start.js";
+import { prepareExcel, startExcel } from "./start.js";
 
 const START_FAILED = "The Reports pane could not start. Close it and open it again.";
 

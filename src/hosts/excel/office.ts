@@ -1,6 +1,6 @@
 /**
  * The parts of Office.js the Excel host uses, as small structural types, so that tests can hand in
- * office-addin-mock objects and the real globals fit without casts.
+ * their fake (test/support/excel-mock.ts) and the real globals fit without casts.
  */
 
 /** `Excel.run`: one batch of proxy objects, synchronised with `context.sync()`. */

@@ -6,27 +6,13 @@
  * pane's module, takes the same host from `startExcel` when it runs, whichever came first.
  */
 import { startFirstLoad } from "../../../taskpane/listCache.js";
+import { once } from "../../core/once.js";
 import type { Transport } from "../../core/transport.js";
 import { loadDirectGatewayCode, SETTINGS_KEY } from "../direct-gateway.js";
 import type { SecretStore } from "../host.js";
 import { createExcelHost, type ExcelHost } from "./host.js";
 import { officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";
-
-/** A value loaded once by `load`, asked for again after a failure. */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | null = null;
-  return () => {
-    if (!value) {
-      const loading = load();
-      value = loading;
-      loading.catch(() => {
-        if (value === loading) value = null;
-      });
-    }
-    return value;
-  };
-}
 
 /**
  * The add-in server says (config.json beside the page) which tenants to reach through its relay:

@@ -117,7 +117,7 @@ async function openHeld(on: RunningAddinServer, heldPath: string) {
   const page = await context.newPage();
   const requested: string[] = [];
   page.on("request", (r) => requested.push(r.url()));
-  const standIn = officeStandIn({
+  const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),

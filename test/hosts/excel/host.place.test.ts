@@ -14,7 +14,7 @@ import { mockedExcelHost } from "../../support/excel-mock.js";
 
 const chosen: Report = fullReport({ id: 42, name: "Orders by region", externalWorkbookPlacements: [] });
 
-function setup(stored: string) {
+function setup(stored: string | undefined) {
   const loads: number[] = [];
   const gateway = {
     async listWorkbookReports() {
@@ -42,14 +42,10 @@ async function placeAtActiveCell(host: ReturnType<typeof setup>["host"]) {
 
 describe("Place a report here in Excel", () => {
   it("adds the workbook's id property when the file does not hold it, then runs the place flow", async () => {
-    const { mock, host, loads } = setup("");
+    const { mock, host, loads } = setup(undefined);
     await host.activeContext();
     // The file lost the property since (or never saved it: a read-only file).
-    (
-      mock.Excel as unknown as {
-        context: { workbook: { properties: { custom: { idItem: { value: string } } } } };
-      }
-    ).context.workbook.properties.custom.idItem.value = "";
+    mock.setStoredWorkbookId(null);
     const writes = mock.state.customWrites.length;
     const outcome = await placeAtActiveCell(host);
     expect(mock.state.customWrites.slice(writes)).toEqual([{ key: WORKBOOK_ID_PROPERTY, value: "new-id" }]);
@@ -68,11 +64,7 @@ describe("Place a report here in Excel", () => {
   it("a property holding another id than the pane's stops the place before anything is loaded", async () => {
     const { mock, host, loads } = setup("kept-id");
     await host.activeContext();
-    (
-      mock.Excel as unknown as {
-        context: { workbook: { properties: { custom: { idItem: { value: string } } } } };
-      }
-    ).context.workbook.properties.custom.idItem.value = "another-id";
+    mock.setStoredWorkbookId("another-id");
     const outcome = await placeAtActiveCell(host);
     expect(outcome).toMatchObject({ status: "not-placed", reason: "no-workbook-id" });
     expect(outcome.message).toContain("Press Reload list");

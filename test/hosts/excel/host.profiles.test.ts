@@ -66,11 +66,9 @@ describe.each(["oldestAllowed", "excel2021", "mac", "web"] as const)("the host u
 describe("the fakes are as strict as Excel", () => {
   it("adding worksheets.onSelectionChanged below ExcelApi 1.9 fails with ApiNotFound", async () => {
     const { mock } = mockedExcelHost({ profile: "oldestAllowed" });
-    const sheets = (
-      mock.Excel as unknown as {
-        context: { workbook: { worksheets: Record<string, { add(h: unknown): void }> } };
-      }
-    ).context.workbook.worksheets;
+    const sheets = await mock.Excel.run(
+      async (context) => context.workbook.worksheets as unknown as Record<string, { add(h: unknown): void }>,
+    );
     expect(() => sheets.onSelectionChanged!.add(() => {})).toThrow(/ExcelApi 1.9/);
     expect(() => sheets.onNameChanged!.add(() => {})).toThrow(/ExcelApi 1.17/);
   });

@@ -1,5 +1,5 @@
 /**
- * The Excel host over office-addin-mock: one `context.sync()` per read, the workbook id kept in a
+ * The Excel host over the Excel fake (load and sync enforced, test/support/office-proxy.ts): one `context.sync()` per read, the workbook id kept in a
  * custom property (created once, then only read), selection bursts settled into one read, sheets
  * selected by id then name, and the theme.
  */

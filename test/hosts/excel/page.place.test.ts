@@ -103,7 +103,7 @@ async function openPane(options: { cell: string; custom?: Record<string, string>
     if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
   });
   page.on("pageerror", (e) => errors.push(e.message));
-  const standIn = officeStandIn({
+  const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: options.custom ?? { [WORKBOOK_ID_PROPERTY]: DEMO_WORKBOOK.id },
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),

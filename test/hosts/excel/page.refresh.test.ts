@@ -106,7 +106,7 @@ async function openPane(
   page.on("pageerror", (e) => errors.push(e.message));
   const workers: string[] = [];
   page.on("worker", (w) => workers.push(w.url()));
-  const standIn = officeStandIn({
+  const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),

@@ -87,7 +87,7 @@ async function openPane(options: OpenOptions): Promise<{ page: Page; requests: s
   const errors: string[] = [];
   page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
   page.on("pageerror", (e) => errors.push(e.message));
-  const standIn = officeStandIn({
+  const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
     sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),

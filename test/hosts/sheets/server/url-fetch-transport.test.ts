@@ -10,7 +10,7 @@ import {
   createUrlFetchTransport,
   isAllowedDestination,
 } from "../../../../src/hosts/sheets/server/url-fetch-transport.js";
-import { checkRequestHeaders } from "../../../support/apps-script-limits.js";
+import { checkRequestHeaders, URL_FETCH_SETS_ITSELF } from "../../../support/apps-script-limits.js";
 
 const to = {
   tenantBase: "https://acme.reporting.example",
@@ -148,6 +148,30 @@ describe("createUrlFetchTransport", () => {
       muteHttpExceptions: true,
       followRedirects: false,
     });
+  });
+
+  it.each(URL_FETCH_SETS_ITSELF.flatMap((name) => [name, name.toLowerCase(), name.toUpperCase()]))(
+    "never hands UrlFetchApp %s, a header Google's URL Fetch service sets itself",
+    (name) => {
+      const { calls, fetcher } = fakeFetch({ status: 200, headers: {}, body: "{}" });
+      const transport = createUrlFetchTransport(to, fetcher);
+      transport({
+        method: "GET",
+        url: `${to.tenantBase}/api/v1/reports`,
+        headers: { Accept: "application/json", [name]: "x" },
+      });
+      expect(calls[0]?.options.headers).toEqual({ Accept: "application/json" });
+    },
+  );
+
+  it("the fake refuses those headers in any case, as UrlFetchApp does", () => {
+    for (const name of URL_FETCH_SETS_ITSELF) {
+      expect(() => checkRequestHeaders({ [name.toLowerCase()]: "x" })).toThrow(/Header:/);
+      expect(() => checkRequestHeaders({ [name]: "x" })).toThrow(/Header:/);
+    }
+    expect(() =>
+      checkRequestHeaders({ Authorization: "Bearer k", Accept: "application/json" }),
+    ).not.toThrow();
   });
 
   it("a DELETE with a JSON body goes as UrlFetchApp documents it: method, contentType, payload", () => {
