@@ -9,6 +9,8 @@ import { DisconnectIcon, MoreIcon, RefreshIcon, SelectIcon } from "./icons.js";
 interface PlacementActionsProps {
   className?: string;
   label: string;
+  /** -1 off the list's one Tab stop (PlacementList's roving tab index). */
+  tabIndex?: number;
   canSelect: boolean;
   busy: boolean;
   onSelect(): void;
@@ -26,6 +28,7 @@ export default function PlacementActions(props: PlacementActionsProps) {
   const {
     className,
     label,
+    tabIndex,
     canSelect,
     busy,
     onSelect,
@@ -45,6 +48,7 @@ export default function PlacementActions(props: PlacementActionsProps) {
           icon={<MoreIcon />}
           aria-label={label}
           title="Actions"
+          tabIndex={tabIndex}
         />
       </MenuTrigger>
       <MenuPopover>

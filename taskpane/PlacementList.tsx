@@ -11,6 +11,7 @@
  */
 import { makeStyles, tokens } from "@fluentui/react-components";
 import {
+  type FocusEvent,
   type KeyboardEvent,
   lazy,
   memo,
@@ -21,6 +22,7 @@ import {
   useMemo,
   useReducer,
   useRef,
+  useState,
 } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import {
@@ -177,6 +179,17 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   }, []);
   useEffect(applyPendingFocus);
 
+  // One Tab stop for the list (a roving tab index, as in Fluent's and Office's lists): only the
+  // active row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
+  // active row is the one focus was last in, else the current placement, else the first.
+  const [focusedKey, setFocusedKey] = useState<string | null>(null);
+  const stopKey = [focusedKey, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
+  const onFocus = useCallback((event: FocusEvent<HTMLDivElement>) => {
+    const key = (event.target as HTMLElement).closest<HTMLElement>("li[data-placement-key]")?.dataset
+      .placementKey;
+    if (key) setFocusedKey(key);
+  }, []);
+
   // A long list filtered (or loaded again) keeps the current placement in view.
   const currentKey = current?.key;
   useEffect(() => {
@@ -264,6 +277,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       sheetId={group.sheetId}
       sheetName={group.sheetName}
       isCurrent={current?.key === item.placement.key}
+      tabStop={stopKey === item.placement.key}
       busy={busyKeys.has(item.placement.key)}
       otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
       onSelect={onSelect}
@@ -287,7 +301,12 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys on the rows' buttons, delegated
-    <div ref={rootRef} className={virtual ? undefined : styles.groups} onKeyDown={onKeyDown}>
+    <div
+      ref={rootRef}
+      className={virtual ? undefined : styles.groups}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+    >
       {virtual ? (
         // Until the virtualiser's code has loaded (once, a moment), the first rows show as a plain
         // list: the first paint does not wait for a chunk, and nothing jumps when it takes over.
