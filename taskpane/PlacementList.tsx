@@ -11,7 +11,6 @@
  */
 import { makeStyles, tokens } from "@fluentui/react-components";
 import {
-  type FocusEvent,
   type KeyboardEvent,
   lazy,
   memo,
@@ -180,15 +179,13 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   useEffect(applyPendingFocus);
 
   // One Tab stop for the list (a roving tab index, as in Fluent's and Office's lists): only the
-  // active row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
-  // active row is the one focus was last in, else the current placement, else the first.
-  const [focusedKey, setFocusedKey] = useState<string | null>(null);
-  const stopKey = [focusedKey, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
-  const onFocus = useCallback((event: FocusEvent<HTMLDivElement>) => {
-    const key = (event.target as HTMLElement).closest<HTMLElement>("li[data-placement-key]")?.dataset
-      .placementKey;
-    if (key) setFocusedKey(key);
-  }, []);
+  // stop row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
+  // stop is the row an arrow key moved to or a Tab key left (set on the key, before the browser
+  // moves focus), else the current placement, else the first. Not set on focus: a render between a
+  // press on a "…" placeholder (mousedown focuses it) and its click put the menu's own button in
+  // its place (PlacementItem), and the click opened nothing.
+  const [stopAt, setStopAt] = useState<string | null>(null);
+  const stopKey = [stopAt, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
 
   // A long list filtered (or loaded again) keeps the current placement in view.
   const currentKey = current?.key;
@@ -247,10 +244,10 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const target = event.target as HTMLElement;
-      if (!target.hasAttribute("data-placement-select")) return;
       const key = target.closest<HTMLElement>("li[data-placement-key]")?.dataset.placementKey;
-      const at = key ? order.keys.indexOf(key) : -1;
-      if (at < 0) return;
+      if (key && event.key === "Tab") setStopAt(key);
+      if (!key || !target.hasAttribute("data-placement-select")) return;
+      const at = order.keys.indexOf(key);
       const to =
         event.key === "ArrowDown"
           ? at + 1
@@ -264,6 +261,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       const next = order.keys[to];
       if (to < 0 || next === undefined) return;
       event.preventDefault();
+      setStopAt(next);
       focusPlacement(next);
     },
     [order, focusPlacement],
@@ -301,12 +299,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys on the rows' buttons, delegated
-    <div
-      ref={rootRef}
-      className={virtual ? undefined : styles.groups}
-      onKeyDown={onKeyDown}
-      onFocus={onFocus}
-    >
+    <div ref={rootRef} className={virtual ? undefined : styles.groups} onKeyDown={onKeyDown}>
       {virtual ? (
         // Until the virtualiser's code has loaded (once, a moment), the first rows show as a plain
         // list: the first paint does not wait for a chunk, and nothing jumps when it takes over.

@@ -54,4 +54,21 @@ describe("the list's Tab stops", () => {
     expect(moved).not.toBe(current.dataset.placementKey);
     expect(new Set(tabStops(root).map(rowOf))).toEqual(new Set([moved]));
   });
+
+  it("focus alone (a click) does not move the stop; the Tab key leaving a row makes it the stop", async () => {
+    const root = await renderPane(manyPlacements(12));
+    await waitFor(() => expect(root.querySelectorAll("li[data-placement-key]")).toHaveLength(12));
+    await settle();
+    const [first, , third] = [...root.querySelectorAll<HTMLElement>("li[data-placement-key]")];
+    expect(new Set(tabStops(root).map(rowOf))).toEqual(new Set([first!.dataset.placementKey]));
+
+    const select = third!.querySelector<HTMLElement>("[data-placement-select]")!;
+    await act(async () => select.focus());
+    await settle();
+    expect(new Set(tabStops(root).map(rowOf))).toEqual(new Set([first!.dataset.placementKey]));
+
+    await press(select, "Tab");
+    await settle();
+    expect(new Set(tabStops(root).map(rowOf))).toEqual(new Set([third!.dataset.placementKey]));
+  });
 });
