@@ -4,11 +4,26 @@
  * cell). Loaded lazily with the list.
  */
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from "@fluentui/react-components";
+import { useLayoutEffect, useRef } from "react";
 import { DisconnectIcon, MoreIcon, RefreshIcon, SelectIcon } from "./icons.js";
+
+// Until this chunk arrived, each row showed a placeholder "…" button (PlacementItem); this menu's
+// button replaces it, a new element, and a focused placeholder taken out of the page leaves focus on
+// the body. The last element focused (the placeholder, if it was) is kept here, so the menu's button
+// of the same row takes the focus over. Here, not in the placeholder: this chunk is not on the first
+// screen.
+let lastFocused: Element | null = typeof document === "undefined" ? null : document.activeElement;
+if (typeof document !== "undefined") {
+  document.addEventListener("focusin", (event) => {
+    lastFocused = event.target as Element;
+  });
+}
 
 interface PlacementActionsProps {
   className?: string;
   label: string;
+  /** -1 off the list's one Tab stop (PlacementList's roving tab index). */
+  tabIndex?: number;
   canSelect: boolean;
   busy: boolean;
   onSelect(): void;
@@ -26,6 +41,7 @@ export default function PlacementActions(props: PlacementActionsProps) {
   const {
     className,
     label,
+    tabIndex,
     canSelect,
     busy,
     onSelect,
@@ -35,16 +51,25 @@ export default function PlacementActions(props: PlacementActionsProps) {
     open,
     onOpenChange,
   } = props;
+  const button = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const was = lastFocused;
+    const active = document.activeElement;
+    if (!was || was.isConnected || (active && active !== document.body)) return;
+    if (was.getAttribute("aria-label") === label) button.current?.focus();
+  }, [label]);
   return (
     <Menu positioning="below-end" open={open} onOpenChange={(_, data) => onOpenChange(data.open)}>
       <MenuTrigger disableButtonEnhancement>
         <Button
+          ref={button}
           className={className}
           appearance="subtle"
           size="small"
           icon={<MoreIcon />}
           aria-label={label}
           title="Actions"
+          tabIndex={tabIndex}
         />
       </MenuTrigger>
       <MenuPopover>

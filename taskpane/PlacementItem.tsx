@@ -185,6 +185,8 @@ export interface PlacementItemProps {
   sheetId: string | null;
   sheetName: string;
   isCurrent: boolean;
+  /** Whether the row's buttons are in the Tab order (the list's one stop: PlacementList). */
+  tabStop?: boolean;
   busy: boolean;
   otherWorkbooks: readonly PlacedReport[];
   onSelect(target: SelectTarget): void;
@@ -218,6 +220,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect, virtual } =
     props;
   const { refreshRow, onRefresh, onMoveHere, edit, EditLine } = props;
+  const tabIndex = props.tabStop ? 0 : -1;
   const styles = useStyles();
   const p = item.placement;
   const name = reportName(p.report);
@@ -243,6 +246,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
           type="button"
           className={styles.select}
           data-placement-select=""
+          tabIndex={tabIndex}
           onClick={select}
           title={placementTooltip({
             name,
@@ -273,6 +277,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
               aria-label={actionsLabel}
               aria-haspopup="menu"
               title="Actions"
+              tabIndex={tabIndex}
               onClick={() => setMenuOpen(true)}
             />
           }
@@ -280,6 +285,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
           <PlacementActions
             className={styles.menuButton}
             label={actionsLabel}
+            tabIndex={tabIndex}
             canSelect={range !== null}
             busy={busy || (refreshRow != null && refreshRow.kind !== "not-refreshed")}
             onSelect={select}

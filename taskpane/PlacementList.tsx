@@ -21,6 +21,7 @@ import {
   useMemo,
   useReducer,
   useRef,
+  useState,
 } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import {
@@ -198,6 +199,15 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   }, []);
   useEffect(applyPendingFocus);
 
+  // One Tab stop for the list (a roving tab index, as in Fluent's and Office's lists): only the
+  // stop row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
+  // stop is the row an arrow key moved to or a Tab key left (set on the key, before the browser
+  // moves focus), else the current placement, else the first. Not set on focus: a render between a
+  // press on a "…" placeholder (mousedown focuses it) and its click put the menu's own button in
+  // its place (PlacementItem), and the click opened nothing.
+  const [stopAt, setStopAt] = useState<string | null>(null);
+  const stopKey = [stopAt, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
+
   // A long list filtered (or loaded again) keeps the current placement in view.
   const currentKey = current?.key;
   useEffect(() => {
@@ -255,10 +265,10 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const target = event.target as HTMLElement;
-      if (!target.hasAttribute("data-placement-select")) return;
       const key = target.closest<HTMLElement>("li[data-placement-key]")?.dataset.placementKey;
-      const at = key ? order.keys.indexOf(key) : -1;
-      if (at < 0) return;
+      if (key && event.key === "Tab") setStopAt(key);
+      if (!key || !target.hasAttribute("data-placement-select")) return;
+      const at = order.keys.indexOf(key);
       const to =
         event.key === "ArrowDown"
           ? at + 1
@@ -272,6 +282,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       const next = order.keys[to];
       if (to < 0 || next === undefined) return;
       event.preventDefault();
+      setStopAt(next);
       focusPlacement(next);
     },
     [order, focusPlacement],
@@ -285,6 +296,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       sheetId={group.sheetId}
       sheetName={group.sheetName}
       isCurrent={current?.key === item.placement.key}
+      tabStop={stopKey === item.placement.key}
       busy={busyKeys.has(item.placement.key)}
       otherWorkbooks={others.get(reportKey(item.placement.report)) ?? NO_OTHER_WORKBOOKS}
       onSelect={onSelect}

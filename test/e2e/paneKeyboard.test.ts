@@ -73,6 +73,38 @@ describe("focus in sight", () => {
   });
 });
 
+describe("the list's Tab stops", () => {
+  test("Tab crosses the placement list in two stops (the row and its menu), the arrows move in it", async () => {
+    const page = await open();
+    const pane = paneOf(page);
+    await pane.getByRole("tab", { name: "Reports" }).focus();
+    const rowOfFocus = () =>
+      page.evaluate(
+        () =>
+          (document.activeElement as HTMLElement | null)?.closest<HTMLElement>("li[data-placement-key]")
+            ?.dataset.placementKey ?? null,
+      );
+    const inList: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press("Tab");
+      const row = await rowOfFocus();
+      if (row) inList.push(row);
+      else if (inList.length > 0) break;
+    }
+    expect(inList).toHaveLength(2);
+    expect(new Set(inList).size).toBe(1);
+    // Back on the row's placement: the arrow keys reach the next row.
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    const first = await rowOfFocus();
+    expect(first).toBe(inList[0]);
+    await page.keyboard.press("ArrowDown");
+    const next = await rowOfFocus();
+    expect(next).not.toBeNull();
+    expect(next).not.toBe(first);
+  });
+});
+
 describe("the answer's steps", () => {
   test("are not drawn while their disclosure is collapsed", async () => {
     const page = await open();
