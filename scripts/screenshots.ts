@@ -2,11 +2,13 @@
  * `npm run screenshots`: pictures of the task pane for the docs, taken from the preview exactly as
  * `npm start` serves it (the sandbox with the demo data, on a free port) in the system's Chromium.
  *
- * Writes docs/screenshots/pane-{reports,ask,refresh}-{light,dark}-{300,350}.png: the pane alone
- * (clipped to it), at Google Sheets' sidebar width (300 px) and Excel's task pane width (350 px), in
- * the light and dark themes, showing the "Reports" view (a placement current), the "Ask" view (the
- * agent chat) and a Refresh all in progress ("1 of M refreshed" with Stop, the next placement
- * Refreshing…, the rest Queued). When the pane has tabs named "Reports" and "Ask" they are clicked;
+ * Writes docs/screenshots/pane-{reports,ask,refresh,place,undo,edited,move}-{light,dark}-{300,350}.png:
+ * the pane alone (clipped to it), at Google Sheets' sidebar width (300 px) and Excel's task pane
+ * width (350 px), in the light and dark themes, showing the "Reports" view (a placement current),
+ * the "Ask" view (the agent chat), a Refresh all in progress ("1 of M refreshed" with Stop, the next
+ * placement Refreshing…, the rest Queued), Place a report here's picker at an empty cell, a
+ * disconnect's outcome with Undo, a placement Edited by hand (after its refresh, a cell typed over)
+ * and a placement Not found after its tab was renamed, its menu open on Move here. When the pane has tabs named "Reports" and "Ask" they are clicked;
  * without them, "Reports" is the pane at its top and "Ask" the pane scrolled to its agent chat
  * section. For the refresh picture the run's second data load is held back until the picture is
  * taken (then Stop is pressed), so the progress is caught at the same point on every machine; the
@@ -26,7 +28,7 @@ import { startPreview } from "../tooling/preview/server.js";
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const SCREENSHOTS_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
 
-export const VIEWS = ["reports", "ask", "refresh"] as const;
+export const VIEWS = ["reports", "ask", "refresh", "place", "undo", "edited", "move"] as const;
 export const THEMES: readonly Theme[] = ["light", "dark"];
 export const WIDTHS = [300, 350] as const;
 
@@ -90,6 +92,58 @@ async function showView(page: Page, view: View) {
     await pane.getByText("Queued", { exact: true }).first().waitFor();
     await page.mouse.move(0, 0);
     await scrollPaneToTop(page);
+    return;
+  }
+  if (view === "place") {
+    await clickTabIfAny(pane, "Reports");
+    await page.getByRole("gridcell", { name: "L2", exact: true }).click();
+    const card = pane.getByTestId("selected-cell-card");
+    await card.getByRole("button", { name: "Place a report here" }).click();
+    await card.getByRole("searchbox", { name: "Search reports" }).fill("re");
+    await card.getByRole("radio").first().check();
+    await page.mouse.move(0, 0);
+    await card.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    return;
+  }
+  if (view === "undo") {
+    await page.keyboard.press("Escape");
+    await page.getByRole("gridcell", { name: "C4", exact: true }).click();
+    await pane.getByRole("button", { name: "Disconnect report here" }).click();
+    await pane.getByRole("status", { name: "Messages" }).getByRole("button", { name: "Undo" }).waitFor();
+    await page.mouse.move(0, 0);
+    await scrollPaneToTop(page);
+    return;
+  }
+  if (view === "edited") {
+    const item = pane.locator("li[data-placement-key]").filter({ hasText: "Summary!B2:F8" });
+    await item.getByRole("button", { name: /^Actions for/ }).click();
+    await pane.getByRole("menuitem", { name: "Refresh", exact: true }).click();
+    await pane
+      .getByRole("status", { name: "Messages" })
+      .getByText("Refreshed Revenue by Region at Summary!B2:F8.")
+      .waitFor({ timeout: 60_000 });
+    await page.getByRole("gridcell", { name: "C4", exact: true }).click();
+    await page.keyboard.type("4242");
+    await page.keyboard.press("Enter");
+    await page.getByRole("gridcell", { name: "L2", exact: true }).click();
+    await item.locator('[data-hand-edits="edited"]').waitFor({ timeout: 60_000 });
+    await page.mouse.move(0, 0);
+    await item.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    return;
+  }
+  if (view === "move") {
+    // 'Q1 Sales'!B2:E14 is stored without a sheet id: renamed, its tab cannot be followed.
+    await page.getByRole("tab", { name: "Q1 Sales" }).click();
+    await page.getByRole("button", { name: "Rename sheet…" }).click();
+    await page.getByRole("textbox", { name: "New name for sheet Q1 Sales" }).fill("Q1");
+    await page.keyboard.press("Enter");
+    await page.getByRole("tab", { name: "Q1" }).waitFor();
+    await page.getByRole("gridcell", { name: "B2", exact: true }).click();
+    const item = pane.locator("li[data-placement-key]").filter({ hasText: "'Q1 Sales'!B2:E14" });
+    await item.getByText("Not found", { exact: false }).first().waitFor({ timeout: 60_000 });
+    await item.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await item.getByRole("button", { name: /^Actions for/ }).click();
+    await pane.getByRole("menuitem", { name: "Move here" }).waitFor();
     return;
   }
   if (view === "reports") {
@@ -163,6 +217,11 @@ async function picture(browser: Browser, { pageUrl, ports, outDir, theme, width 
         release();
         await pane.getByRole("button", { name: "Refresh all" }).waitFor({ timeout: 60_000 });
       }
+      if (view === "undo") {
+        await pane.getByRole("status", { name: "Messages" }).getByRole("button", { name: "Undo" }).click();
+        await pane.getByText(/^Undone: /).first().waitFor({ timeout: 60_000 });
+      }
+      if (view === "move") await page.keyboard.press("Escape");
     }
   } finally {
     release();
@@ -210,7 +269,7 @@ export async function checkScreenshots(written: readonly string[]): Promise<void
   }
 }
 
-/** Takes the twelve pictures and checks them (checkScreenshots); returns the files written. */
+/** Takes the pictures (every view, theme and width) and checks them (checkScreenshots); returns the files written. */
 export async function takeScreenshots(options: ScreenshotOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? SCREENSHOTS_DIR;
   await mkdir(outDir, { recursive: true });

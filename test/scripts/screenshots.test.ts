@@ -75,9 +75,10 @@ describe("npm run screenshots", () => {
     await expect(pngSize(join(dir, "not.png"))).rejects.toThrow("not.png is not a PNG.");
   });
 
-  test("accepts the Reports, Ask and Refresh all views, light and dark, at 300 and 350 px, clipped to the pane", async () => {
+  test("accepts the Reports, Ask, Refresh all, Place, Undo, Edited and Move here views, light and dark, at 300 and 350 px, clipped to the pane", async () => {
+    expect(VIEWS).toEqual(["reports", "ask", "refresh", "place", "undo", "edited", "move"]);
     const written = await writeAll();
-    expect(written).toHaveLength(12);
+    expect(written).toHaveLength(28);
     await expect(checkScreenshots(written)).resolves.toBeUndefined();
   });
 
