@@ -219,7 +219,10 @@ async function picture(browser: Browser, { pageUrl, ports, outDir, theme, width 
       }
       if (view === "undo") {
         await pane.getByRole("status", { name: "Messages" }).getByRole("button", { name: "Undo" }).click();
-        await pane.getByText(/^Undone: /).first().waitFor({ timeout: 60_000 });
+        await pane
+          .getByText(/^Undone: /)
+          .first()
+          .waitFor({ timeout: 60_000 });
       }
       if (view === "move") await page.keyboard.press("Escape");
     }
