@@ -28,18 +28,16 @@ import { placedReports, type SheetRef, splitByWorkbook } from "../../../core/pla
 import type { ConnectWorkbookInput, Report } from "../../../core/schema.js";
 import type { PlaceResume, PlaceStepAnswer, PlaceStepRequest, SheetsPlaceOutcome } from "./place-protocol.js";
 import {
+  BlockPacer,
   type Cache,
   cacheKey,
-  FIRST_BLOCK_MS,
   forgetData,
   type HostCells,
   keepData,
   keptData,
   MAX_PIECES,
   PAUSE_MESSAGE,
-  RECORD_MS,
   RUN_ID_PATTERN,
-  SAFETY_MS,
   SHEETS_WRITE_LIMITS,
 } from "./refresh.js";
 
@@ -200,15 +198,18 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
     };
   }
 
-  let pausedAt: { nextBlock: number } | null = null;
   let question: string | null = null;
   let stoppedAtQuestion = false;
-  let writes = 0;
-  let wroteHere = 0;
-  let msPerCell: number | null = null;
-  let newRows = resume?.newRows ?? null;
-  let totalRows: number | null = null;
   const pause = () => new PlatformError("timeout", PAUSE_MESSAGE);
+  // An execution that goes on with a place writes its first block whatever the estimate.
+  const pacer = new BlockPacer({
+    deps,
+    anchor: item.anchor,
+    skipTo,
+    mustMoveFirst: resume !== null,
+    newRows: resume?.newRows ?? null,
+    pause,
+  });
   const aborted = () => new PlatformError("aborted", "Cancelled.");
 
   const outcome = runPlaceSync(
@@ -225,43 +226,13 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
         return answer;
       },
       read: (read) => (checked ? [] : deps.cells.read(read)),
-      write(block) {
-        const index = writes++;
-        if (index < skipTo) return;
-        const rows = block.values.length;
-        const cells = Math.max(1, rows * (block.values[0]?.length ?? 0));
-        const estimate = msPerCell === null ? FIRST_BLOCK_MS : cells * msPerCell * 1.5;
-        // An execution that goes on with a place writes its first block whatever the estimate.
-        const mustMove = resume !== null && wroteHere === 0;
-        if (!mustMove && deps.remaining() < estimate + SAFETY_MS) {
-          pausedAt = { nextBlock: index };
-          throw pause();
-        }
-        const start = parseCell(block.topLeft);
-        if (index === 0 && start && totalRows !== null) {
-          // The whole result's grid, before its first cell is written (10 million cells).
-          deps.cells.prepare(
-            block.sheet,
-            item.anchor.row + totalRows - 1,
-            item.anchor.col + (block.values[0]?.length ?? 1) - 1,
-          );
-        }
-        const t0 = deps.now();
-        deps.cells.write(block);
-        wroteHere++;
-        msPerCell = Math.max(msPerCell ?? 0, (deps.now() - t0) / cells);
-        if (start) newRows = { from: item.anchor.row, to: start.row + rows - 1 };
-      },
+      write: (block) => pacer.write(block),
       connect(_it, input) {
-        if (pausedAt) throw pause();
-        if (deps.remaining() < RECORD_MS + SAFETY_MS) {
-          pausedAt = { nextBlock: writes };
-          throw pause();
-        }
+        pacer.beforeRecord();
         return deps.platform.connectReportToWorkbook(report.deploymentId, report.id, input);
       },
       getReport() {
-        if (pausedAt) throw pause();
+        if (pacer.pausedAt) throw pause();
         return deps.platform.getReport(report.deploymentId, report.id);
       },
       overwrite(text) {
@@ -277,7 +248,7 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
     {
       limits: SHEETS_WRITE_LIMITS,
       onProgress: (p) => {
-        if (p.phase === "writing" && p.totalRows != null) totalRows = p.totalRows;
+        if (p.phase === "writing" && p.totalRows != null) pacer.totalRows = p.totalRows;
       },
     },
   );
@@ -291,11 +262,12 @@ export function placeStep(request: PlaceStepRequest, deps: PlaceDeps): PlaceStep
       next: { ...request, resume: { nextBlock: 0, newRows: null, pieces, checked: false } },
     };
   }
-  const at = pausedAt as { nextBlock: number } | null;
+  const at = pacer.pausedAt;
   if (at !== null && answer && !stoppedAtQuestion) {
     const pieces = resume?.pieces || keepData(cache, runId, answer);
     if (pieces > 0) {
       const { overwrite: _answered, ...rest } = request;
+      const newRows = pacer.newRows;
       return {
         outcome: null,
         question: null,

@@ -241,6 +241,76 @@ function stoppedOutcome(item: RefreshItem): RefreshOutcome {
   })[0]!;
 }
 
+/**
+ * Writes a placement's blocks within the execution's time, for a refresh and a place alike: a block
+ * is written only while the time left holds it (estimated from the blocks before, 1.5 times over),
+ * else the execution stops before it (`pausedAt`), and the next one goes on from there. An
+ * execution that goes on with a placement writes its first block whatever the estimate, so every
+ * run moves on. The whole result's grid is made before its first cell (10 million cells).
+ */
+export class BlockPacer {
+  /** The block the next execution begins with, once this one stopped before it. */
+  pausedAt: { nextBlock: number } | null = null;
+  /** The sheet rows already holding the new result (first and last), if any. */
+  newRows: { from: number; to: number } | null;
+  /** The result's rows, once the flow says (its progress while writing). */
+  totalRows: number | null = null;
+  private writes = 0;
+  private wroteHere = 0;
+  private msPerCell: number | null = null;
+
+  constructor(
+    private readonly o: {
+      deps: Pick<StepDeps, "cells" | "remaining" | "now">;
+      anchor: { row: number; col: number };
+      /** Blocks written by the executions before (skipped). */
+      skipTo: number;
+      /** This execution goes on with a placement: its first block is written whatever the estimate. */
+      mustMoveFirst: boolean;
+      newRows: { from: number; to: number } | null;
+      pause(): Error;
+    },
+  ) {
+    this.newRows = o.newRows;
+  }
+
+  write(block: CellBlock): void {
+    const { deps, anchor } = this.o;
+    const index = this.writes++;
+    if (index < this.o.skipTo) return;
+    const rows = block.values.length;
+    const cells = Math.max(1, rows * (block.values[0]?.length ?? 0));
+    const estimate = this.msPerCell === null ? FIRST_BLOCK_MS : cells * this.msPerCell * 1.5;
+    const mustMove = this.o.mustMoveFirst && this.wroteHere === 0;
+    if (!mustMove && deps.remaining() < estimate + SAFETY_MS) {
+      this.pausedAt = { nextBlock: index };
+      throw this.o.pause();
+    }
+    const start = parseCell(block.topLeft);
+    if (index === 0 && start && this.totalRows !== null) {
+      deps.cells.prepare(
+        block.sheet,
+        anchor.row + this.totalRows - 1,
+        anchor.col + (block.values[0]?.length ?? 1) - 1,
+      );
+    }
+    const t0 = deps.now();
+    deps.cells.write(block);
+    this.wroteHere++;
+    this.msPerCell = Math.max(this.msPerCell ?? 0, (deps.now() - t0) / cells);
+    if (start) this.newRows = { from: anchor.row, to: start.row + rows - 1 };
+  }
+
+  /** Before the record: stopped already, or too little time left for it (the next execution records). */
+  beforeRecord(): void {
+    if (this.pausedAt) throw this.o.pause();
+    if (this.o.deps.remaining() < RECORD_MS + SAFETY_MS) {
+      this.pausedAt = { nextBlock: this.writes };
+      throw this.o.pause();
+    }
+  }
+}
+
 /** Raised by the cells' runner to end an execution in time; the flow reports it only if it cannot be kept. */
 export const PAUSE_MESSAGE =
   "Google Sheets stops an add-on's run after 6 minutes, and the data could not be kept to go on in the next run";
@@ -354,15 +424,18 @@ export function refreshStep(request: RefreshStepRequest, deps: StepDeps): Refres
         },
       };
     }
-    let pausedAt: { nextBlock: number } | "load" | null = null;
+    let pausedAtLoad = false;
     let question: string | null = null;
     let stoppedAtQuestion = false;
-    let writes = 0;
-    let wroteHere = 0;
-    let msPerCell: number | null = null;
-    let totalRows: number | null = null;
-    let newRows = resume?.newRows ?? null;
     const pause = () => new PlatformError("timeout", PAUSE_MESSAGE);
+    const pacer = new BlockPacer({
+      deps,
+      anchor: item.anchor,
+      skipTo,
+      mustMoveFirst: firstInExecution && resume !== null,
+      newRows: resume?.newRows ?? null,
+      pause,
+    });
 
     const outcome = runRefreshSync(
       [item],
@@ -387,47 +460,16 @@ export function refreshStep(request: RefreshStepRequest, deps: StepDeps): Refres
               e.kind === "timeout" &&
               deps.remaining() < DATA_REQUEST_TIMEOUT_MS + DATA_POLL_MAX_MS + SAFETY_MS
             ) {
-              pausedAt = "load";
+              pausedAtLoad = true;
             }
             throw e;
           }
           return answer;
         },
         read: (read) => (checked ? [] : deps.cells.read(read)),
-        write(block) {
-          const index = writes++;
-          if (index < skipTo) return;
-          const rows = block.values.length;
-          const cells = Math.max(1, rows * (block.values[0]?.length ?? 0));
-          const estimate = msPerCell === null ? FIRST_BLOCK_MS : cells * msPerCell * 1.5;
-          // An execution that goes on with a placement writes its first block whatever the
-          // estimate: every run moves on.
-          const mustMove = firstInExecution && resume !== null && wroteHere === 0;
-          if (!mustMove && deps.remaining() < estimate + SAFETY_MS) {
-            pausedAt = { nextBlock: index };
-            throw pause();
-          }
-          const start = parseCell(block.topLeft);
-          if (index === 0 && start && totalRows !== null) {
-            // The whole result's grid, before its first cell is written (10 million cells).
-            deps.cells.prepare(
-              block.sheet,
-              item.anchor.row + totalRows - 1,
-              item.anchor.col + (block.values[0]?.length ?? 1) - 1,
-            );
-          }
-          const t0 = deps.now();
-          deps.cells.write(block);
-          wroteHere++;
-          msPerCell = Math.max(msPerCell ?? 0, (deps.now() - t0) / cells);
-          if (start) newRows = { from: item.anchor.row, to: start.row + rows - 1 };
-        },
+        write: (block) => pacer.write(block),
         record(it, input) {
-          if (pausedAt) throw pause();
-          if (deps.remaining() < RECORD_MS + SAFETY_MS) {
-            pausedAt = { nextBlock: writes };
-            throw pause();
-          }
+          pacer.beforeRecord();
           return deps.platform.recordRefresh(it.placement.report.deploymentId, it.placement.report.id, input);
         },
         overwrite(_it, text) {
@@ -443,7 +485,7 @@ export function refreshStep(request: RefreshStepRequest, deps: StepDeps): Refres
       {
         limits: SHEETS_WRITE_LIMITS,
         onProgress: (p: RefreshProgress) => {
-          if (p.phase === "writing" && p.totalRows != null) totalRows = p.totalRows;
+          if (p.phase === "writing" && p.totalRows != null) pacer.totalRows = p.totalRows;
           if (p.phase !== "loading") status({ key, phase: p.phase, rows: p.rows, totalRows: p.totalRows });
         },
       },
@@ -462,11 +504,12 @@ export function refreshStep(request: RefreshStepRequest, deps: StepDeps): Refres
       forgetData(cache, runId, resume?.pieces ?? 0);
       return { kind: "outcome", outcome: stoppedOutcome(item) };
     }
-    const at = pausedAt as { nextBlock: number } | "load" | null;
-    if (at === "load") return { kind: "pause", resume: null };
+    if (pausedAtLoad) return { kind: "pause", resume: null };
+    const at = pacer.pausedAt;
     if (at !== null && answer) {
       const pieces = resume?.pieces || keepData(cache, runId, answer);
       if (pieces > 0) {
+        const newRows = pacer.newRows;
         return { kind: "pause", resume: { key, nextBlock: at.nextBlock, newRows, pieces, checked: true } };
       }
     }
