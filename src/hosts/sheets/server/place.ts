@@ -35,9 +35,9 @@ import {
   type HostCells,
   keepData,
   keptData,
-  MAX_PIECES,
   PAUSE_MESSAGE,
   RUN_ID_PATTERN,
+  readResume,
   SHEETS_WRITE_LIMITS,
 } from "./refresh.js";
 
@@ -67,7 +67,7 @@ export function checkPlaceRequest(request: unknown): PlaceStepRequest {
   if (!request || typeof request !== "object") throw bad("no request");
   const r = request as Record<string, unknown>;
   const id = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
-  const whole = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+  const _whole = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
   if (typeof r.runId !== "string" || !RUN_ID_PATTERN.test(r.runId)) throw bad("its run id is malformed");
   if (!id(r.deploymentId) || !id(r.reportId)) throw bad("the report's id is malformed");
   const t = r.target as Record<string, unknown> | null | undefined;
@@ -82,27 +82,7 @@ export function checkPlaceRequest(request: unknown): PlaceStepRequest {
   ) {
     throw bad("the cell to place it at is malformed");
   }
-  let resume: PlaceResume | null = null;
-  if (r.resume != null) {
-    const s = r.resume as Record<string, unknown>;
-    const rows = s.newRows as { from?: unknown; to?: unknown } | null | undefined;
-    if (
-      typeof s !== "object" ||
-      !whole(s.nextBlock) ||
-      !whole(s.pieces) ||
-      (s.pieces as number) > MAX_PIECES ||
-      typeof s.checked !== "boolean" ||
-      (rows != null && !(whole(rows.from) && whole(rows.to)))
-    ) {
-      throw bad("where it stopped is malformed");
-    }
-    resume = {
-      nextBlock: s.nextBlock as number,
-      pieces: s.pieces as number,
-      checked: s.checked as boolean,
-      newRows: rows ? { from: rows.from as number, to: rows.to as number } : null,
-    };
-  }
+  const resume: PlaceResume | null = r.resume != null ? readResume(r.resume, bad) : null;
   if (r.overwrite !== undefined && typeof r.overwrite !== "boolean") throw bad("the answer is not yes or no");
   if (r.stop !== undefined && typeof r.stop !== "boolean") throw bad("Cancel is not yes or no");
   return {

@@ -118,6 +118,34 @@ export function readStatus(cache: Cache | null, runId: string): RefreshStatus | 
   }
 }
 
+/** Where a refresh or a place stopped, as the sidebar sends it back: checked, or `bad`'s error. */
+export function readResume(
+  value: unknown,
+  bad: (what: string) => Error,
+): { nextBlock: number; pieces: number; checked: boolean; newRows: { from: number; to: number } | null } {
+  const s = value as Record<string, unknown>;
+  const whole = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+  const rows =
+    typeof s === "object" && s !== null ? (s.newRows as { from?: unknown; to?: unknown } | null) : null;
+  if (
+    typeof s !== "object" ||
+    s === null ||
+    !whole(s.nextBlock) ||
+    !whole(s.pieces) ||
+    (s.pieces as number) > MAX_PIECES ||
+    typeof s.checked !== "boolean" ||
+    (rows != null && !(whole(rows.from) && whole(rows.to)))
+  ) {
+    throw bad("where it stopped is malformed");
+  }
+  return {
+    nextBlock: s.nextBlock as number,
+    pieces: s.pieces as number,
+    checked: s.checked as boolean,
+    newRows: rows ? { from: rows.from as number, to: rows.to as number } : null,
+  };
+}
+
 /** Checks what the sidebar sent: a clear error for anything else. */
 export function checkStepRequest(request: unknown): RefreshStepRequest {
   const bad = (what: string) =>
@@ -135,27 +163,9 @@ export function checkStepRequest(request: unknown): RefreshStepRequest {
   const keys = r.keys as string[];
   let resume: RefreshResume | null = null;
   if (r.resume != null) {
-    const s = r.resume as Record<string, unknown>;
-    const whole = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
-    const rows = s.newRows as { from?: unknown; to?: unknown } | null | undefined;
-    if (
-      typeof s !== "object" ||
-      s.key !== keys[0] ||
-      !whole(s.nextBlock) ||
-      !whole(s.pieces) ||
-      (s.pieces as number) > MAX_PIECES ||
-      typeof s.checked !== "boolean" ||
-      (rows != null && !(whole(rows.from) && whole(rows.to)))
-    ) {
-      throw bad("where it stopped is malformed");
-    }
-    resume = {
-      key: s.key as string,
-      nextBlock: s.nextBlock as number,
-      pieces: s.pieces as number,
-      checked: s.checked as boolean,
-      newRows: rows ? { from: rows.from as number, to: rows.to as number } : null,
-    };
+    const at = readResume(r.resume, bad);
+    if ((r.resume as { key?: unknown }).key !== keys[0]) throw bad("where it stopped is malformed");
+    resume = { key: keys[0] as string, ...at };
   }
   if (r.overwrite !== undefined && typeof r.overwrite !== "boolean") throw bad("the answer is not yes or no");
   if (r.stop !== undefined && typeof r.stop !== "boolean") throw bad("Stop is not yes or no");
