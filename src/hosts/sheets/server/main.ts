@@ -449,6 +449,26 @@ function stopRequested(messageId: string): boolean {
 }
 
 /**
+ * The service's client and the data client of one refresh or place execution: the load stops in
+ * time to answer the sidebar (refresh.ts), and the data API of a deployment the tenant names is the
+ * only other place its token goes.
+ */
+function dataClients(settings: StoredSettings, remaining: () => number) {
+  const destinations: Destinations = { ...destinationsOf(settings), dataBases: [] };
+  const transport = createUrlFetchTransport(destinations);
+  const client = createSyncPlatformClient({ ...managementAccess(settings), transport, sleep });
+  const data = createSyncDataClient({
+    platform: client,
+    transport,
+    sleep,
+    secrets: secretsOf(settings),
+    remainingMs: () => remaining() - SAFETY_MS,
+    onDataUrl: (_id, base) => destinations.dataBases?.push(base),
+  });
+  return { client, data };
+}
+
+/**
  * Refresh (docs/google-sheets.md, "Refresh in Google Sheets"): one execution of a refresh run over
  * the placements the sidebar names by key, through the core's refresh flow: data loaded, cells
  * written in blocks (`setValues`, then `SpreadsheetApp.flush()`), the refresh recorded. It stops in
@@ -462,19 +482,7 @@ export function refreshPlacementsStep(request: RefreshStepRequest): Envelope<Ref
     const checked = checkStepRequest(request);
     const context = readActiveContext();
     const sheets = listSheets();
-    const destinations: Destinations = { ...destinationsOf(settings), dataBases: [] };
-    const transport = createUrlFetchTransport(destinations);
-    const client = createSyncPlatformClient({ ...managementAccess(settings), transport, sleep });
-    const data = createSyncDataClient({
-      platform: client,
-      transport,
-      sleep,
-      secrets: secretsOf(settings),
-      // The load stops in time to answer the sidebar (refresh.ts).
-      remainingMs: () => remaining() - SAFETY_MS,
-      // The data API of a deployment the tenant names: the only other place its token goes.
-      onDataUrl: (_id, base) => destinations.dataBases?.push(base),
-    });
+    const { client, data } = dataClients(settings, remaining);
     const reports = client.listReports(pickedDeployment(settings), {
       externalWorkbookId: context.workbookId,
     });
@@ -513,17 +521,7 @@ export function placeReportStep(request: PlaceStepRequest): Envelope<PlaceStepAn
   return sidebarCall((settings) => {
     const checked = checkPlaceRequest(request);
     const context = readActiveContext();
-    const destinations: Destinations = { ...destinationsOf(settings), dataBases: [] };
-    const transport = createUrlFetchTransport(destinations);
-    const client = createSyncPlatformClient({ ...managementAccess(settings), transport, sleep });
-    const data = createSyncDataClient({
-      platform: client,
-      transport,
-      sleep,
-      secrets: secretsOf(settings),
-      remainingMs: () => remaining() - SAFETY_MS,
-      onDataUrl: (_id, base) => destinations.dataBases?.push(base),
-    });
+    const { client, data } = dataClients(settings, remaining);
     // The pane shows the new placement from the outcome: no revision is noted (no reload).
     return placeStep(checked, {
       platform: client,
