@@ -21,8 +21,9 @@ import { parseTenantList } from "../../../src/addin-server/tenants.js";
 import { placementsOf } from "../../../src/core/placements.js";
 import type { Report, ReportPlacement } from "../../../src/core/schema.js";
 import { WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
-import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY, demoSeed } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
+import type { Seed } from "../../../src/sandbox/seed.js";
 import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
 import { excelCellsScript, OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
@@ -83,8 +84,17 @@ type Office = {
  * as Excel opens it with the active cell at `cell` of Summary. `custom`: the workbook's document
  * properties (the demo workbook's id by default).
  */
-async function openPane(options: { cell: string; custom?: Record<string, string> }): Promise<Pane> {
-  const sandbox = await spawnSandbox(undefined, { args: ["--no-cors"] });
+async function openPane(options: {
+  cell: string;
+  custom?: Record<string, string>;
+  /** Tabs renamed in Excel since the placements were recorded (old name to new; ids kept). */
+  renamed?: Record<string, string>;
+  /** The active cell's sheet (Summary by default). */
+  sheet?: string;
+  /** The sandbox's data (the demo's by default). */
+  seed?: Seed;
+}): Promise<Pane> {
+  const sandbox = await spawnSandbox(options.seed, { args: ["--no-cors"] });
   const server = await startAddinServer({
     distDir: DIST,
     port: 0,
@@ -106,8 +116,8 @@ async function openPane(options: { cell: string; custom?: Record<string, string>
   const standIn = await officeStandIn({
     workbookName: DEMO_WORKBOOK.name,
     custom: options.custom ?? { [WORKBOOK_ID_PROPERTY]: DEMO_WORKBOOK.id },
-    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
-    active: { sheet: "Summary", cell: options.cell },
+    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name: options.renamed?.[name] ?? name })),
+    active: { sheet: options.sheet ?? "Summary", cell: options.cell },
     storage: {
       "reporting-platform/settings": JSON.stringify({
         tenantUrl: sandbox.url,
@@ -299,6 +309,58 @@ describe("Hand edits in the Excel pane", () => {
     expect(m6).not.toBe("typed");
     expect(await item.textContent()).toContain("Up to date");
     expect(pane.direct).toEqual([]);
+    expect(pane.errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("Renamed tabs in the Excel pane, through the add-in server's relay", () => {
+  it("a placement stored with its sheet id is corrected once with addressOnly; one stored without is Not found, and Move here records it at the active cell", async () => {
+    // "Q1 Sales" renamed "Q1" in Excel; the active cell is Q1!B2.
+    // The demo's placement stored without a sheet id ('Q1 Sales'!B2:E14) gets a placement id, as
+    // one placed after ids but before sheet ids existed: Move here needs one.
+    const seed = demoSeed();
+    for (const r of seed.reports) {
+      for (const p of r.externalWorkbookPlacements ?? []) {
+        if (r.id === 104 && !p.sheetId && p.anchorCell === "B2") p.id = "plc-104-q1";
+      }
+    }
+    const pane = await openPane({ cell: "B2", sheet: "Q1", renamed: { "Q1 Sales": "Q1" }, seed });
+    const { page, sandbox } = pane;
+
+    // Revenue by Region's placement on that tab (stored with its sheet id): its record follows it
+    // (the pane says so; the message may have given way to a later one by now).
+    await expect
+      .poll(
+        async () =>
+          (await records(sandbox, 101, DEMO_WORKBOOK.id)).find((p) => p.id === "plc-101-q1")?.sheetName,
+      )
+      .toBe("Q1");
+
+    // Q1 Sales by Rep (stored without a sheet id) cannot be followed: Not found, with Move here.
+    const item = row(page, "'Q1 Sales'!B2:E14");
+    await expect.poll(() => item.textContent(), { timeout: 30_000 }).toContain("Not found");
+    await item.getByRole("button", { name: /^Actions for/ }).click();
+    await page.getByRole("menuitem", { name: "Move here" }).click();
+    await messages(page)
+      .getByText(/is now recorded at 'Q1'!B2:E14\./)
+      .waitFor({ timeout: 30_000 });
+    const [moved, ...others] = await records(sandbox, 104, DEMO_WORKBOOK.id);
+    expect(others).toEqual([]);
+    expect(moved).toMatchObject({
+      sheetId: SHEET["Q1 Sales"],
+      sheetName: "Q1",
+      anchorCell: "B2",
+      endResultCell: "E14",
+    });
+    await expect.poll(() => row(page, "'Q1'!B2:E14").count()).toBe(1);
+    expect(await row(page, "'Q1'!B2:E14").textContent()).not.toContain("Not found");
+    expect(pane.direct).toEqual([]);
+    // Revenue by Region's record corrected once (not again on each list load), Move here once.
+    const puts = (id: number) =>
+      pane.relayed.filter((r) => r.startsWith("PUT ") && r.endsWith(`/reports/${id}/connect-workbook`));
+    expect(puts(101)).toHaveLength(1);
+    expect(puts(104)).toHaveLength(1);
     expect(pane.errors).toEqual([]);
     await page.context().close();
   });
