@@ -1,29 +1,16 @@
 /**
  * The menu of one listed placement: refresh it (or every placement of its report here), select it,
  * or disconnect exactly that placement (useful for a placement on a recreated tab, which is under no
- * cell). Loaded lazily with the list.
+ * cell). Loaded lazily, and mounted only while open: the "…" button that opens it is the row's own
+ * (PlacementItem), so no element is swapped under a press and a row costs no Menu until it is used.
  */
-import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from "@fluentui/react-components";
-import { useLayoutEffect, useRef } from "react";
-import { DisconnectIcon, MoreIcon, RefreshIcon, SelectIcon } from "./icons.js";
-
-// Until this chunk arrived, each row showed a placeholder "…" button (PlacementItem); this menu's
-// button replaces it, a new element, and a focused placeholder taken out of the page leaves focus on
-// the body. The last element focused (the placeholder, if it was) is kept here, so the menu's button
-// of the same row takes the focus over. Here, not in the placeholder: this chunk is not on the first
-// screen.
-let lastFocused: Element | null = typeof document === "undefined" ? null : document.activeElement;
-if (typeof document !== "undefined") {
-  document.addEventListener("focusin", (event) => {
-    lastFocused = event.target as Element;
-  });
-}
+import { Menu, MenuItem, MenuList, MenuPopover, type MenuProps } from "@fluentui/react-components";
+import { type RefObject, useRef } from "react";
+import { DisconnectIcon, RefreshIcon, SelectIcon } from "./icons.js";
 
 interface PlacementActionsProps {
-  className?: string;
-  label: string;
-  /** -1 off the list's one Tab stop (PlacementList's roving tab index). */
-  tabIndex?: number;
+  /** The row's "…" button: the menu is placed below it, and focus returns to it on close. */
+  target: RefObject<HTMLButtonElement | null>;
   canSelect: boolean;
   busy: boolean;
   onSelect(): void;
@@ -32,47 +19,30 @@ interface PlacementActionsProps {
   onMoveHere?: (() => void) | undefined;
   /** Refresh this placement, or every placement of its report here; absent where the host cannot. */
   onRefresh?: ((whole: "placement" | "report") => void) | undefined;
-  /** The menu is controlled: a click on the placeholder button before this loaded still opens it. */
-  open: boolean;
-  onOpenChange(open: boolean): void;
+  onClose(): void;
 }
 
 export default function PlacementActions(props: PlacementActionsProps) {
-  const {
-    className,
-    label,
-    tabIndex,
-    canSelect,
-    busy,
-    onSelect,
-    onDisconnect,
-    onMoveHere,
-    onRefresh,
-    open,
-    onOpenChange,
-  } = props;
-  const button = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    const was = lastFocused;
+  const { target, canSelect, busy, onSelect, onDisconnect, onMoveHere, onRefresh, onClose } = props;
+  const popover = useRef<HTMLDivElement>(null);
+  const onOpenChange: MenuProps["onOpenChange"] = (event, data) => {
+    if (data.open) return;
+    // A press on the "…" button itself is "outside" the menu to Fluent (it is no MenuTrigger): the
+    // button's own click closes it, so it does not close here only to be opened again by that click.
+    if (data.type === "clickOutside" && target.current?.contains(event.target as Node)) return;
+    // As MenuTrigger does: focus inside the menu (or lost with it) goes back to the button, before
+    // the menu unmounts; Tab then moves on from the button, as it does from any menu button.
     const active = document.activeElement;
-    if (!was || was.isConnected || (active && active !== document.body)) return;
-    if (was.getAttribute("aria-label") === label) button.current?.focus();
-  }, [label]);
+    if (!active || active === document.body || popover.current?.contains(active)) target.current?.focus();
+    onClose();
+  };
   return (
-    <Menu positioning="below-end" open={open} onOpenChange={(_, data) => onOpenChange(data.open)}>
-      <MenuTrigger disableButtonEnhancement>
-        <Button
-          ref={button}
-          className={className}
-          appearance="subtle"
-          size="small"
-          icon={<MoreIcon />}
-          aria-label={label}
-          title="Actions"
-          tabIndex={tabIndex}
-        />
-      </MenuTrigger>
-      <MenuPopover>
+    <Menu
+      open
+      onOpenChange={onOpenChange}
+      positioning={{ target: target.current, position: "below", align: "end" }}
+    >
+      <MenuPopover ref={popover}>
         <MenuList>
           {onRefresh ? (
             <>

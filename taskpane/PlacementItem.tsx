@@ -13,7 +13,7 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
-import { type ComponentType, lazy, memo, Suspense, useState } from "react";
+import { type ComponentType, lazy, memo, Suspense, useRef, useState } from "react";
 import { revealInvisible } from "../src/core/display.js";
 import {
   type GroupedPlacement,
@@ -135,7 +135,8 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
   },
 });
-// The per-placement menu (and the positioning library under it) is not needed for the first paint.
+// The per-placement menu (and the positioning library under it): loaded when a menu is first opened
+// (PlacementList fetches it once the list shows, so it is there by the first click).
 const PlacementActions = lazy(() => import("./PlacementActions.js"));
 
 const STATUS_COLORS: Record<string, BadgeProps["color"]> = {
@@ -231,6 +232,11 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
   const select = () => {
     if (range) onSelect({ sheetId, sheetName, range });
   };
+  // The "…" button is the row's own, drawn and focusable from the first frame; the menu behind it
+  // (Fluent's Menu, its positioning and motion) mounts only while it is open. A Menu per row cost
+  // every row its mount (and a media query) in every render that added rows: a filter keystroke, a
+  // scroll, the first paint.
+  const menuButton = useRef<HTMLButtonElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   const actionsLabel = `Actions for ${name} at ${where}`;
 
@@ -267,35 +273,39 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
             {refreshed ? ` · refreshed ${refreshed}` : ""}
           </Caption1>
         </button>
-        <Suspense
-          fallback={
-            <Button
-              className={styles.menuButton}
-              appearance="subtle"
-              size="small"
-              icon={<MoreIcon />}
-              aria-label={actionsLabel}
-              aria-haspopup="menu"
-              title="Actions"
-              tabIndex={tabIndex}
-              onClick={() => setMenuOpen(true)}
+        <Button
+          ref={menuButton}
+          className={styles.menuButton}
+          appearance="subtle"
+          size="small"
+          icon={<MoreIcon />}
+          aria-label={actionsLabel}
+          aria-haspopup="menu"
+          aria-expanded={menuOpen ? true : undefined}
+          title="Actions"
+          tabIndex={tabIndex}
+          onClick={() => setMenuOpen((open) => !open)}
+          onKeyDown={(event) => {
+            // As a menu button (Fluent's MenuTrigger): the down arrow opens the menu too.
+            if (event.key !== "ArrowDown") return;
+            event.preventDefault();
+            setMenuOpen(true);
+          }}
+        />
+        {menuOpen ? (
+          <Suspense fallback={null}>
+            <PlacementActions
+              target={menuButton}
+              canSelect={range !== null}
+              busy={busy || (refreshRow != null && refreshRow.kind !== "not-refreshed")}
+              onSelect={select}
+              onDisconnect={() => onDisconnect(p)}
+              onMoveHere={onMoveHere && item.note?.kind === "not-found" ? () => onMoveHere(p) : undefined}
+              onRefresh={onRefresh ? (whole) => onRefresh(p, whole) : undefined}
+              onClose={() => setMenuOpen(false)}
             />
-          }
-        >
-          <PlacementActions
-            className={styles.menuButton}
-            label={actionsLabel}
-            tabIndex={tabIndex}
-            canSelect={range !== null}
-            busy={busy || (refreshRow != null && refreshRow.kind !== "not-refreshed")}
-            onSelect={select}
-            onDisconnect={() => onDisconnect(p)}
-            onMoveHere={onMoveHere && item.note?.kind === "not-found" ? () => onMoveHere(p) : undefined}
-            onRefresh={onRefresh ? (whole) => onRefresh(p, whole) : undefined}
-            open={menuOpen}
-            onOpenChange={setMenuOpen}
-          />
-        </Suspense>
+          </Suspense>
+        ) : null}
       </div>
       {refreshRow ? (
         <Caption1

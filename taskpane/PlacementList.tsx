@@ -202,9 +202,8 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   // One Tab stop for the list (a roving tab index, as in Fluent's and Office's lists): only the
   // stop row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
   // stop is the row an arrow key moved to or a Tab key left (set on the key, before the browser
-  // moves focus), else the current placement, else the first. Not set on focus: a render between a
-  // press on a "…" placeholder (mousedown focuses it) and its click put the menu's own button in
-  // its place (PlacementItem), and the click opened nothing.
+  // moves focus), else the current placement, else the first. Not set on focus: a press focuses on
+  // mousedown, and a render of the list between a press and its click is work for nothing.
   const [stopAt, setStopAt] = useState<string | null>(null);
   const stopKey = [stopAt, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
 
