@@ -136,7 +136,7 @@ const useStyles = makeStyles({
   },
 });
 // The per-placement menu (and the positioning library under it): loaded when a menu is first opened
-// (PlacementList fetches it once the list shows, so it is there by the first click).
+// (prefetched when the browser is idle after the first list: lazy.tsx).
 const PlacementActions = lazy(() => import("./PlacementActions.js"));
 
 const STATUS_COLORS: Record<string, BadgeProps["color"]> = {

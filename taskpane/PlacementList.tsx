@@ -68,6 +68,26 @@ function groupsOf(here: readonly PlacedReport[], sheets: readonly SheetInfo[]): 
   return groups;
 }
 
+/**
+ * Rows the list's first frame draws before it measures: fewer than any pane shows (a row is at least
+ * about 60 px tall, and the pane's header and current cell come above the list).
+ */
+const FIRST_FRAME_GUESS = 4;
+
+/**
+ * How many rows fill the window from the list's top, measured on the `drawn` rows; null (all) without
+ * layout, where there is no frame to spare.
+ */
+function rowsThatFit(root: HTMLElement | null, drawn: number): number | null {
+  const rows = root?.querySelectorAll("li[data-placement-key]") ?? [];
+  const last = rows[rows.length - 1];
+  if (!last) return null;
+  const { bottom } = last.getBoundingClientRect();
+  const perRow = (bottom - rows[0]!.getBoundingClientRect().top) / rows.length;
+  if (!(perRow > 0)) return null;
+  return drawn + Math.max(0, Math.ceil((innerHeight - bottom) / perRow));
+}
+
 /** The first `n` placements, in their sheets' groups. */
 function firstGroups(groups: readonly SheetGroup[], n: number): SheetGroup[] {
   const out: SheetGroup[] = [];
@@ -163,10 +183,6 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     });
     return { keys, rowOf };
   }, [rows]);
-  // Fetch the menu's code as soon as the list shows, so it is there by the first click.
-  useEffect(() => {
-    void import("./PlacementActions.js");
-  }, []);
   const others = useMemo(() => placementsElsewhereByReport(elsewhere), [elsewhere]);
   const virtual = Math.max(here.length, props.unfilteredLength ?? 0) > VIRTUAL_ABOVE;
 
@@ -198,6 +214,19 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
     button.focus();
   }, []);
   useEffect(applyPendingFocus);
+
+  // The first frame draws the rows that fit the pane, the rest right after it is painted: a pane
+  // opened on a list longer than its height shows its first rows sooner. `shown`: how many rows are
+  // drawn, null for all.
+  const [shown, setShown] = useState<number | null>(virtual ? null : FIRST_FRAME_GUESS);
+  useLayoutEffect(() => {
+    if (shown !== null) setShown(rowsThatFit(rootRef.current, shown));
+  });
+  useEffect(() => {
+    // The rest after the first paint: a task queued from the frame's callback runs after it.
+    const frame = requestAnimationFrame(() => setTimeout(setShown, 0, null));
+    return () => cancelAnimationFrame(frame);
+  }, []);
 
   // One Tab stop for the list (a roving tab index, as in Fluent's and Office's lists): only the
   // stop row's placement and "…" menu are in the Tab order; the arrow keys move between rows. The
@@ -335,7 +364,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
           />
         </Suspense>
       ) : (
-        groups.map(plainGroup)
+        (shown === null ? groups : firstGroups(groups, shown)).map(plainGroup)
       )}
     </div>
   );

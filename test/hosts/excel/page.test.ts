@@ -77,12 +77,20 @@ interface OpenOptions {
   path?: string;
   /** Office.js does not load (blocked by a proxy, or offline). */
   blockOffice?: boolean;
+  /** The pane's size (Playwright's default, 1280 x 720, otherwise). */
+  viewport?: { width: number; height: number };
+  /** A script run in the page before its own, as Playwright's `addInitScript`. */
+  initScript?: () => void;
 }
 
 /** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
 async function openPane(options: OpenOptions): Promise<{ page: Page; requests: string[]; errors: string[] }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  });
   const page = await context.newPage();
+  if (options.initScript) await page.addInitScript(options.initScript);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
@@ -117,6 +125,16 @@ async function report(id: number): Promise<Report> {
     headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
   });
   return (await res.json()) as Report;
+}
+
+/** How many placements the workbook holds now (the pane lists each once). */
+async function placementsHere(): Promise<number> {
+  const res = await fetch(
+    `${sandbox.url}/api/v1/deployments/1/reports?externalWorkbookId=${encodeURIComponent(DEMO_WORKBOOK.id)}&first=100`,
+    { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } },
+  );
+  const { items } = (await res.json()) as { items: Report[] };
+  return items.flatMap((r) => placementsOf(r).filter((p) => p.workbookId === DEMO_WORKBOOK.id)).length;
 }
 
 async function placementIds(): Promise<string[]> {
@@ -165,6 +183,43 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(relayed.some((r) => r.startsWith("POST ") && r.endsWith("/chat/stream-chat-state"))).toBe(true);
     expect(errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("draws the rows that fit the pane in its first frame (350 x 800), and the rest right after", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      viewport: { width: 350, height: 800 },
+      initScript: () => {
+        // The frame in which the first rows are drawn: what is in the list when it is painted.
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector("li[data-placement-key]")) return;
+          observer.disconnect();
+          requestAnimationFrame(() => {
+            const rows = [...document.querySelectorAll("li[data-placement-key]")];
+            (window as unknown as { firstFrame: unknown }).firstFrame = {
+              rows: rows.length,
+              bottom: rows[rows.length - 1]!.getBoundingClientRect().bottom,
+            };
+          });
+        }).observe(document, { childList: true, subtree: true });
+      },
+    });
+    const listed = await placementsHere();
+    await page.waitForFunction(() => "firstFrame" in window);
+    const first = (await page.evaluate(() => (window as unknown as { firstFrame: unknown }).firstFrame)) as {
+      rows: number;
+      bottom: number;
+    };
+    // Fewer than the list holds, yet down to the pane's bottom edge: nothing in view is missing.
+    await page.waitForFunction(
+      (n) => document.querySelectorAll("li[data-placement-key]").length === n,
+      listed,
+    );
+    expect(first.rows).toBeLessThan(listed);
+    expect(first.bottom).toBeGreaterThanOrEqual(800);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 
