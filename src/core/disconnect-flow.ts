@@ -1,11 +1,12 @@
 /**
- * "Disconnect report here", as a flow written once (docs/architecture.md, "A flow"; disconnect
- * rules in platform-api.md): the plan (the placement under the cell and the input that removes
- * exactly it, from the workbook's list, or a placement already chosen from the list with its
- * input), the DELETE, the recovery when its answer is lost (the list reloaded tells whether it was
- * applied), and the outcome in words (disconnect-plan.ts decides each of these). The program yields
- * what it needs done; `runDisconnect` (the task pane, the Excel right-click command) and
- * `runDisconnectSync` (the Apps Script menu) execute it over the host's functions.
+ * "Disconnect report here", as a flow written once (docs/architecture.md, "Disconnect report here,
+ * from the selection to the DELETE"; the disconnect rules of docs/platform-api.md): the plan (the
+ * placement under the cell and the input that removes exactly it, from the workbook's list, or a
+ * placement already chosen from the list with its input), the DELETE, the recovery when its answer
+ * is lost (the list reloaded tells whether it was applied), and the outcome in words
+ * (disconnect-plan.ts decides each of these). The program yields what it needs done;
+ * `runDisconnect` (the task pane, the Excel right-click command) and `runDisconnectSync` (the Apps
+ * Script menu) execute it over the host's functions.
  */
 
 import {
@@ -107,7 +108,7 @@ export function* disconnectProgram(
   }
   const { placement, input } = plan;
 
-  // 2. The DELETE, once (http.ts never repeats a DELETE whose request may have arrived).
+  // 2. The DELETE (http.ts retries it only after an answer that says it was not applied).
   let returned: Report;
   try {
     returned = (yield { type: "disconnect", placement, input }) as Report;
