@@ -150,7 +150,7 @@ const PREFETCH: (() => Promise<unknown>)[] = [
   () => import("./PlacementActions.js"),
   () => import("./SettingsPanel.js"),
   () => import("./AgentChat.js"),
-  () => import("../src/core/disconnect-plan.js"),
+  () => import("../src/core/disconnect-flow.js"),
 ];
 
 let prefetched = false;

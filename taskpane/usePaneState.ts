@@ -4,7 +4,6 @@
  * core's; this hook only calls the host and keeps the answers.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { isPlatformError } from "../src/core/errors.js";
 import { once } from "../src/core/once.js";
 import {
   locatePlacement,
@@ -42,18 +41,19 @@ export interface Notice {
 }
 
 type Outcome = import("../src/hosts/host.js").Outcome;
-type DisconnectPlanModule = typeof import("../src/core/disconnect-plan.js");
+type DisconnectFlowModule = typeof import("../src/core/disconnect-flow.js");
 type PlacementChangesModule = typeof import("./placementChanges.js");
 
 /** Undo, address corrections and Move here (placementChanges.ts): loaded when first needed. */
 const loadPlacementChanges = once((): Promise<PlacementChangesModule> => import("./placementChanges.js"));
 
 /**
- * The disconnect's plan and outcome messages (core/disconnect-plan.ts): loaded when first needed
- * and prefetched once the first list has painted (lazy.tsx), so the first screen does without them.
+ * The disconnect's flow, with its plan and outcome messages (core/disconnect-flow.ts and
+ * disconnect-plan.ts, one chunk): loaded when first needed and prefetched once the first list has
+ * painted (lazy.tsx), so the first screen does without them.
  */
 export const loadDisconnectPlan = once(
-  (): Promise<DisconnectPlanModule> => import("../src/core/disconnect-plan.js"),
+  (): Promise<DisconnectFlowModule> => import("../src/core/disconnect-flow.js"),
 );
 
 export { isConnected };
@@ -362,45 +362,36 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
       const sameSettings = () => mounted.current && epoch === settingsEpoch.current;
       const run = (async (): Promise<Outcome> => {
         try {
-          const plan = await loadDisconnectPlan();
-          const returned = await host.platform.disconnect(
-            placement.report.deploymentId,
-            placement.report.id,
-            input,
+          // The core's flow (disconnect-flow.ts): the DELETE, the list reloaded if its answer was lost.
+          const result = await (await loadDisconnectPlan()).runDisconnect(
+            { placement, input },
+            {
+              disconnect: (p, i) => host.platform.disconnect(p.report.deploymentId, p.report.id, i),
+              listReports: async () => {
+                const snapshot = await host.loadWorkbook();
+                if (sameSettings()) {
+                  setContext(snapshot.context);
+                  setSheets(snapshot.sheets);
+                  setReports(snapshot.reports);
+                  setProblems(snapshot.problems);
+                }
+                return snapshot.reports;
+              },
+              sheets: () => live.current.sheets,
+            },
           );
-          if (sameSettings()) setReports(replaceReport(live.current.reports, returned));
-          const outcome = plan.disconnectOutcomeMessage(placement, returned, live.current.sheets);
+          if (result.status === "failed") throw result.error;
+          if (result.status === "answered" && sameSettings()) {
+            setReports(replaceReport(live.current.reports, result.returned));
+          }
+          const { outcome } = result;
           notifyRef.current({
-            intent: outcome.ok ? "success" : "warning",
+            intent: outcome.ok ? "success" : result.status === "answered" ? "warning" : "error",
             message: outcome.message,
             ...(outcome.ok ? { action: undoAction.current(placement) } : {}),
           });
           return outcome;
         } catch (error) {
-          // Loaded already when the request went out (a failure to load it is the error here).
-          const plan = await loadDisconnectPlan().catch(() => null);
-          if (plan && isPlatformError(error) && plan.disconnectMayHaveApplied(error)) {
-            // The answer was lost, not necessarily the disconnect: the reloaded list tells.
-            const snapshot = await host.loadWorkbook().catch(() => null);
-            if (snapshot && sameSettings()) {
-              setContext(snapshot.context);
-              setSheets(snapshot.sheets);
-              setReports(snapshot.reports);
-              setProblems(snapshot.problems);
-            }
-            const outcome = plan.disconnectOutcomeAfterReload(
-              placement,
-              error,
-              snapshot?.reports ?? null,
-              live.current.sheets,
-            );
-            notifyRef.current({
-              intent: outcome.ok ? "success" : "error",
-              message: outcome.message,
-              ...(outcome.ok ? { action: undoAction.current(placement) } : {}),
-            });
-            return outcome;
-          }
           const message = errorMessage(error);
           notifyRef.current({ intent: "error", message });
           return { ok: false, message };
@@ -433,7 +424,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
         notifyRef.current({ intent: "warning", message });
         return { ok: false, message };
       }
-      let plan: ReturnType<DisconnectPlanModule["planDisconnectAt"]>;
+      let plan: ReturnType<DisconnectFlowModule["planDisconnectAt"]>;
       try {
         plan = (await loadDisconnectPlan()).planDisconnectAt(placedOf(live.current.reports), where);
       } catch (error) {

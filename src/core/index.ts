@@ -32,6 +32,7 @@ export * from "./data-api.js";
 export * from "./data-client.js";
 export { dateToSerial, excelDateSerial } from "./date-serial.js";
 export * from "./directory.js";
+export * from "./disconnect-flow.js";
 export * from "./disconnect-plan.js";
 export * from "./display.js";
 export * from "./domains.js";

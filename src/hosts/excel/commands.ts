@@ -6,8 +6,9 @@
  * - when the task pane listens (the shared runtime runs it in this same page), hands the pane a
  *   `disconnect-here` command, shows the pane, and waits for the pane's outcome: the pane plans and
  *   disconnects with the core, like its own button, and shows the result;
- * - when no pane listens, does the same work with the same core code (`planDisconnectAt`,
- *   `disconnectOutcomeMessage`) and reports the outcome through `notify`.
+ * - when no pane listens, runs the same flow as the pane (the core's disconnect-flow.ts: plan at
+ *   the cell from the workbook's list, DELETE, the list reloaded when the answer was lost, the
+ *   outcome) and reports the outcome through `notify`.
  * Then, when the pane cannot be shown (`showTaskpane` resolves false: Office ignores
  * showAsTaskpane for Marketplace add-ins since 23 February 2026, see pane-visibility.ts), the
  * outcome also goes to `showOutside` (a dialog of ours, outcome-dialog.ts), so it never lands only
@@ -18,14 +19,8 @@
  * as running.
  */
 
-import {
-  disconnectMayHaveApplied,
-  disconnectOutcomeAfterReload,
-  disconnectOutcomeMessage,
-  planDisconnectAt,
-} from "../../core/disconnect-plan.js";
+import { disconnectOutcome, runDisconnect } from "../../core/disconnect-flow.js";
 import { isPlatformError } from "../../core/errors.js";
-import { placedReports } from "../../core/placement-view.js";
 import type { ActiveContext, Outcome } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";
@@ -123,24 +118,17 @@ export function createDisconnectHereCommand(
       return { outcome, shown: true, visible: await showing };
     }
     const gateway = host.platform;
-    const { reports } = await gateway.listWorkbookReports(context.workbookId);
-    const plan = planDisconnectAt(placedReports(reports), context);
-    if (plan.kind === "nothing-here") return { outcome: { ok: false, message: plan.message }, shown: false };
-    const { report } = plan.placement;
     // The placement is on the active sheet: the message names it as that sheet is called now.
     const activeSheet = { id: context.sheetId ?? null, name: context.sheetName };
-    try {
-      const returned = await gateway.disconnect(report.deploymentId, report.id, plan.input);
-      return { outcome: disconnectOutcomeMessage(plan.placement, returned, [activeSheet]), shown: false };
-    } catch (error) {
-      if (!isPlatformError(error) || !disconnectMayHaveApplied(error)) throw error;
-      // The answer was lost, not necessarily the disconnect: the reloaded list tells, as in the pane.
-      const reloaded = await gateway.listWorkbookReports(context.workbookId).catch(() => null);
-      const outcome = disconnectOutcomeAfterReload(plan.placement, error, reloaded?.reports ?? null, [
-        activeSheet,
-      ]);
-      return { outcome, shown: false };
-    }
+    const result = await runDisconnect(
+      { at: context },
+      {
+        listReports: async () => (await gateway.listWorkbookReports(context.workbookId)).reports,
+        disconnect: (p, input) => gateway.disconnect(p.report.deploymentId, p.report.id, input),
+        sheets: () => [activeSheet],
+      },
+    );
+    return { outcome: disconnectOutcome(result, failureMessage), shown: false };
   }
 
   async function run(): Promise<RunResult | null> {

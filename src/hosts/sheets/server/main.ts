@@ -28,16 +28,11 @@ import { type AgentAnswer, newMessageId, type RandomBytes } from "../../../core/
 import { createSyncPlatformClient, type SyncPlatformClient } from "../../../core/client.js";
 import { createSyncDataClient } from "../../../core/data-client.js";
 import { toDirectoryUserPage } from "../../../core/directory.js";
-import {
-  disconnectMayHaveApplied,
-  disconnectOutcomeAfterReload,
-  disconnectOutcomeMessage,
-  planDisconnectAt,
-} from "../../../core/disconnect-plan.js";
+import { disconnectOutcome, runDisconnectSync } from "../../../core/disconnect-flow.js";
 import { chatUrlBelongsToTenant } from "../../../core/domains.js";
 import { PlatformError } from "../../../core/errors.js";
 import { tenantOrigin } from "../../../core/http.js";
-import { type PlacedReport, placedReports, type SheetRef } from "../../../core/placement-view.js";
+import type { PlacedReport } from "../../../core/placement-view.js";
 import type { CellRead } from "../../../core/refresh-flow.js";
 import type { ConnectWorkbookInput, Deployment, DisconnectInput, Report } from "../../../core/schema.js";
 import {
@@ -144,9 +139,10 @@ export function showSidebar(): void {
 }
 
 /**
- * Menu "Disconnect report here": the placement under the active cell, through the same core rules
- * as the pane (planDisconnectAt, then the service's DELETE), and a toast with the outcome. On a
- * cell without a placement it says so and sends nothing.
+ * Menu "Disconnect report here": the placement under the active cell, through the same core flow
+ * as the pane (disconnect-flow.ts: the plan at the cell from the workbook's list, the service's
+ * DELETE, the list read again when its answer was lost), and a toast with the outcome. On a cell
+ * without a placement it says so and sends nothing.
  */
 export function disconnectReportHere(): void {
   const toast = (message: string) => SpreadsheetApp.getActive().toast(message, TITLE, 8);
@@ -154,46 +150,44 @@ export function disconnectReportHere(): void {
   // Once a DELETE was sent, the list may have changed, even if its answer was lost: the open
   // sidebar's next poll sees a new revision and reloads.
   let sentTo: string | null = null;
-  let sent: {
-    placement: PlacedReport;
-    client: SyncPlatformClient;
-    deploymentId: number;
-    /** The active sheet, where the placement is: messages name it as it is called now. */
-    sheets: SheetRef[];
-  } | null = null;
+  const failure = (error: unknown) => {
+    const known = settings;
+    return toPlatformError(error, () => (known ? secretsOf(known) : []));
+  };
   try {
     settings = loadSettings();
     const { client } = platformClient(settings);
+    const deploymentId = pickedDeployment(settings);
     const context = readActiveContext();
-    const placed = placedReports(
-      client.listReports(pickedDeployment(settings), { externalWorkbookId: context.workbookId }),
+    const result = runDisconnectSync(
+      { at: context },
+      {
+        listReports: () => client.listReports(deploymentId, { externalWorkbookId: context.workbookId }),
+        disconnect: (placement, input) => {
+          sentTo = context.workbookId;
+          try {
+            return client.disconnectReportFromWorkbook(
+              placement.report.deploymentId,
+              placement.report.id,
+              input,
+            );
+          } catch (error) {
+            // Whatever failed, as the service's error: a script failure may have been applied too.
+            throw failure(error);
+          }
+        },
+        // The active sheet, where the placement is: messages name it as it is called now.
+        sheets: () => [{ id: context.sheetId ?? null, name: context.sheetName }],
+      },
     );
-    const plan = planDisconnectAt(placed, context);
-    if (plan.kind === "nothing-here") {
-      toast(plan.message);
-      return;
-    }
-    const report = plan.placement.report;
-    sentTo = context.workbookId;
-    const sheets = [{ id: context.sheetId ?? null, name: context.sheetName }];
-    sent = { placement: plan.placement, client, deploymentId: pickedDeployment(settings), sheets };
-    const returned = client.disconnectReportFromWorkbook(report.deploymentId, report.id, plan.input);
-    const outcome = disconnectOutcomeMessage(plan.placement, returned, sheets);
-    toast(outcome.ok ? keepForUndo(sentTo, plan.placement, outcome.message) : outcome.message);
+    const outcome = disconnectOutcome(result, (error) => failure(error).message);
+    toast(
+      outcome.ok && result.placement && sentTo
+        ? keepForUndo(sentTo, result.placement, outcome.message)
+        : outcome.message,
+    );
   } catch (error) {
-    const known = settings;
-    const failure = toPlatformError(error, () => (known ? secretsOf(known) : []));
-    if (sent && sentTo && disconnectMayHaveApplied(failure)) {
-      // The answer was lost, not necessarily the disconnect: the list as it is now tells.
-      let reports: Report[] | null = null;
-      try {
-        reports = sent.client.listReports(sent.deploymentId, { externalWorkbookId: sentTo });
-      } catch {
-        reports = null;
-      }
-      const outcome = disconnectOutcomeAfterReload(sent.placement, failure, reports, sent.sheets);
-      toast(outcome.ok ? keepForUndo(sentTo, sent.placement, outcome.message) : outcome.message);
-    } else toast(failure.message);
+    toast(failure(error).message);
   } finally {
     if (sentTo !== null) noteWorkbookEdited(sentTo);
   }
