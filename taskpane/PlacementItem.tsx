@@ -178,6 +178,8 @@ export interface VirtualRow {
   count: number;
   /** The virtualiser's measuring ref: rows differ in height (wrapped names, notes, other workbooks). */
   measure(element: Element | null): void;
+  /** The row element's attributes from the above (VirtualRows.tsx's `virtualRowProps`). */
+  props: object;
 }
 
 export interface PlacementItemProps {
@@ -245,7 +247,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
       className={mergeClasses(styles.item, isCurrent && styles.current)}
       aria-current={isCurrent ? "true" : undefined}
       data-placement-key={p.key}
-      {...virtualRowProps(virtual)}
+      {...virtual?.props}
     >
       <div className={styles.row}>
         <button
@@ -281,7 +283,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
           icon={<MoreIcon />}
           aria-label={actionsLabel}
           aria-haspopup="menu"
-          aria-expanded={menuOpen ? true : undefined}
+          aria-expanded={menuOpen || undefined}
           title="Actions"
           tabIndex={tabIndex}
           onClick={() => setMenuOpen((open) => !open)}
@@ -346,21 +348,3 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
     </li>
   );
 }, sameItemProps);
-
-/** A virtual row's position, size measurement and place in the list (for screen readers). */
-export function virtualRowProps(virtual: VirtualRow | undefined) {
-  if (!virtual) return {};
-  return {
-    ref: virtual.measure,
-    "data-index": virtual.index,
-    "aria-setsize": virtual.count,
-    "aria-posinset": virtual.index + 1,
-    style: {
-      position: "absolute",
-      top: 0,
-      left: 0,
-      width: "100%",
-      transform: `translateY(${virtual.top}px)`,
-    } as const,
-  };
-}

@@ -80,12 +80,11 @@ const FIRST_FRAME_GUESS = 4;
  */
 function rowsThatFit(root: HTMLElement | null, drawn: number): number | null {
   const rows = root?.querySelectorAll("li[data-placement-key]") ?? [];
-  const last = rows[rows.length - 1];
-  if (!last) return null;
-  const { bottom } = last.getBoundingClientRect();
-  const perRow = (bottom - rows[0]!.getBoundingClientRect().top) / rows.length;
-  if (!(perRow > 0)) return null;
-  return drawn + Math.max(0, Math.ceil((innerHeight - bottom) / perRow));
+  const n = rows.length;
+  if (!n) return null;
+  const { bottom } = rows[n - 1]!.getBoundingClientRect();
+  const perRow = (bottom - rows[0]!.getBoundingClientRect().top) / n;
+  return perRow > 0 ? drawn + Math.max(0, Math.ceil((innerHeight - bottom) / perRow)) : null;
 }
 
 /** The first `n` placements, in their sheets' groups. */

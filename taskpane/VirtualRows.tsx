@@ -9,7 +9,7 @@ import { makeStyles, tokens } from "@fluentui/react-components";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type ReactNode, type RefObject, useEffect, useRef } from "react";
 import type { GroupedPlacement, SheetGroup } from "../src/core/placement-view.js";
-import { type VirtualRow, virtualRowProps } from "./PlacementItem.js";
+import type { VirtualRow } from "./PlacementItem.js";
 
 export type Row =
   | { kind: "heading"; group: SheetGroup }
@@ -64,10 +64,11 @@ export default function VirtualRows({
         {virtualizer.getVirtualItems().map((v) => {
           const row = rows[v.index];
           if (!row) return null;
-          const at: VirtualRow = { index: v.index, top: v.start, count, measure: virtualizer.measureElement };
+          const place = { index: v.index, top: v.start, count, measure: virtualizer.measureElement };
+          const at: VirtualRow = { ...place, props: virtualRowProps(place) };
           if (row.kind === "placement") return renderItem(row.group, row.item, at);
           return (
-            <li key={v.key} className={styles.virtualHeading} {...virtualRowProps(at)}>
+            <li key={v.key} className={styles.virtualHeading} {...at.props}>
               {renderHeading(row.group.sheetName)}
             </li>
           );
@@ -75,4 +76,21 @@ export default function VirtualRows({
       </ul>
     </div>
   );
+}
+
+/** A virtual row's position, size measurement and place in the list (for screen readers). */
+function virtualRowProps(virtual: Omit<VirtualRow, "props">) {
+  return {
+    ref: virtual.measure,
+    "data-index": virtual.index,
+    "aria-setsize": virtual.count,
+    "aria-posinset": virtual.index + 1,
+    style: {
+      position: "absolute",
+      top: 0,
+      left: 0,
+      width: "100%",
+      transform: `translateY(${virtual.top}px)`,
+    } as const,
+  };
 }

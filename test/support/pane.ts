@@ -46,3 +46,16 @@ export async function renderPane(host: SpreadsheetHost, options: PaneOptions = {
   if (until) await waitFor(() => until(container));
   return container;
 }
+
+/**
+ * The items of the menu just opened, once it shows: a row's menu is a lazy chunk, mounted when it
+ * opens (taskpane/PlacementActions.tsx), so it may arrive a moment after the press.
+ */
+export async function openedMenuItems(): Promise<HTMLElement[]> {
+  let items: HTMLElement[] = [];
+  await waitFor(() => {
+    items = [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+    if (items.length === 0) throw new Error("no menu is open");
+  });
+  return items;
+}

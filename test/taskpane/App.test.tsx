@@ -22,7 +22,7 @@ import {
   typeInto,
   waitFor,
 } from "../support/fakeHost.js";
-import { renderPane } from "../support/pane.js";
+import { openedMenuItems, renderPane } from "../support/pane.js";
 
 function tabs(root: ParentNode): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>('[role="tablist"] [role="tab"]')];
@@ -196,10 +196,7 @@ describe("messages inside the pane", () => {
     const host = new FakeHost();
     const root = await renderPane(host);
     await click(buttonByName(root, "Actions for Revenue by region at Regions!A1:C5"));
-    await settle();
-    const item = [...document.querySelectorAll('[role="menuitem"]')].find(
-      (m) => m.textContent === "Disconnect this placement",
-    );
+    const item = (await openedMenuItems()).find((m) => m.textContent === "Disconnect this placement");
     await click(item as Element);
     const region = await waitForMessages(root, "Disconnected Revenue by region");
     expect(region.textContent).toContain("from Regions!A1:C5");

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { click, ctx, FakeHost, report, settle, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
-import { renderPane } from "../support/pane.js";
+import { openedMenuItems, renderPane } from "../support/pane.js";
 
 function row(key: string): HTMLLIElement {
   const li = document.querySelector<HTMLLIElement>(`li[data-placement-key="${key}"]`);
@@ -21,10 +21,7 @@ async function disconnectFromMenu(key: string): Promise<void> {
   const trigger = row(key).querySelector('button[aria-haspopup="menu"]') as HTMLButtonElement;
   trigger.focus();
   await click(trigger);
-  await settle();
-  const item = [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find(
-    (m) => m.textContent === "Disconnect this placement",
-  );
+  const item = (await openedMenuItems()).find((m) => m.textContent === "Disconnect this placement");
   if (!item) throw new Error("no Disconnect this placement item");
   item.focus();
   await click(item);

@@ -6,8 +6,8 @@
  */
 import { act } from "react";
 import { describe, expect, it } from "vitest";
-import { click, ctx, FakeHost, report, settle, WORKBOOK_ID } from "../support/fakeHost.js";
-import { renderPane } from "../support/pane.js";
+import { click, ctx, FakeHost, report, WORKBOOK_ID } from "../support/fakeHost.js";
+import { openedMenuItems, renderPane } from "../support/pane.js";
 
 const LONG_NAME =
   "Quarterly revenue by region, product line and sales channel, restated for the 2024 reorganisation";
@@ -89,8 +89,7 @@ describe("polish", () => {
   it("every item of a placement's menu has an icon", async () => {
     const root = await renderPane(hostWithLongName());
     await click(longItem(root).querySelector('button[aria-haspopup="menu"]') as HTMLElement);
-    await settle();
-    const menuItems = [...document.querySelectorAll('[role="menuitem"]')];
+    const menuItems = await openedMenuItems();
     expect(menuItems.map((m) => m.textContent)).toEqual(["Select in workbook", "Disconnect this placement"]);
     for (const item of menuItems) expect(item.querySelector("svg"), item.textContent ?? "").not.toBeNull();
   });

@@ -18,7 +18,7 @@ import {
   WORKBOOK_ID,
   waitFor,
 } from "../support/fakeHost.js";
-import { renderPane } from "../support/pane.js";
+import { openedMenuItems, renderPane } from "../support/pane.js";
 
 function items(root: ParentNode): HTMLLIElement[] {
   return [...root.querySelectorAll<HTMLLIElement>("li[data-placement-key]")];
@@ -256,10 +256,7 @@ describe("Disconnect report here", () => {
     const root = await renderPane(host);
     const pipeline = itemNamed(root, "Pipeline by stage");
     await click(buttonByName(pipeline, "Actions for Pipeline by stage at Pipeline!B3:E12"));
-    await settle();
-    const menuItem = [...document.querySelectorAll('[role="menuitem"]')].find(
-      (m) => m.textContent === "Disconnect this placement",
-    );
+    const menuItem = (await openedMenuItems()).find((m) => m.textContent === "Disconnect this placement");
     expect(menuItem).toBeDefined();
     await click(menuItem as Element);
     await settle();
