@@ -75,13 +75,14 @@ function groupsOf(here: readonly PlacedReport[], sheets: readonly SheetInfo[]): 
 const FIRST_FRAME_GUESS = 4;
 
 /**
- * How many rows fill the window from the list's top, measured on the `drawn` rows; null (all) without
- * layout, where there is no frame to spare.
+ * How many rows fill the window from the list's top, measured on the `drawn` rows; null (all) when
+ * the list is shorter, or without layout.
  */
 function rowsThatFit(root: HTMLElement | null, drawn: number): number | null {
   const rows = root?.querySelectorAll("li[data-placement-key]") ?? [];
   const n = rows.length;
-  if (!n) return null;
+  // Fewer rows than asked for: the list is shorter, every row is drawn.
+  if (n < drawn) return null;
   const { bottom } = rows[n - 1]!.getBoundingClientRect();
   const perRow = (bottom - rows[0]!.getBoundingClientRect().top) / n;
   return perRow > 0 ? drawn + Math.max(0, Math.ceil((innerHeight - bottom) / perRow)) : null;

@@ -223,6 +223,29 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     await page.context().close();
   });
 
+  it("draws the whole list, and nothing else, when it all fits the pane (350 x 3000)", async () => {
+    const { page, errors } = await openPane({
+      server,
+      storage: savedSettings(sandbox.url),
+      viewport: { width: 350, height: 3000 },
+    });
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+    const listed = await placementsHere();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll("li[data-placement-key]").length === n,
+      listed,
+    );
+    // The list drawn, not the pane's error screen (a first frame that kept asking for more rows
+    // than the list has stopped the pane with "Maximum update depth exceeded").
+    expect(await page.getByText("The task pane stopped").count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("draws in Fluent's light theme, whose variables the page's stylesheet sets (the first script carries no theme)", async () => {
     const { page, errors } = await openPane({ server, storage: savedSettings(sandbox.url) });
     await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
