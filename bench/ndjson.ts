@@ -1,10 +1,14 @@
 /**
  * NDJSON decoding. Goal: one long line fed in 16-byte chunks decodes within 2x of the same line fed
- * whole (and so linear however chunked). Also shown, without a goal: throughput against
- * `JSON.parse` over the same lines, and larger chunk sizes.
+ * whole (and so linear however chunked). Beside the core's decoder, the same figure for the simpler
+ * one it was measured against (bench/ndjson-simple.ts: the platform's streaming `TextDecoder` and a
+ * line splitter) and for `TextDecoderStream` in front of that splitter. Also shown, without a goal:
+ * throughput against `JSON.parse` over the same lines, and larger chunk sizes.
  */
+import { cpus, loadavg } from "node:os";
 import { decodeNdjson, NdjsonDecoder } from "../src/core/ndjson.js";
 import { ratioLine } from "./goal.js";
+import { SimpleNdjsonDecoder } from "./ndjson-simple.js";
 
 const MB = 1024 * 1024;
 
@@ -69,8 +73,13 @@ async function countAsync(source: AsyncIterable<unknown>): Promise<number> {
   return n;
 }
 
-function decodeSync(chunks: readonly Uint8Array[]): number {
-  const decoder = new NdjsonDecoder();
+interface Decoder {
+  push(chunk: Uint8Array | string): readonly unknown[];
+  end(): unknown[];
+}
+
+function decodeSync(chunks: readonly Uint8Array[], make: () => Decoder = () => new NdjsonDecoder()): number {
+  const decoder = make();
   let n = 0;
   for (const chunk of chunks) n += decoder.push(chunk).length;
   return n + decoder.end().length;
@@ -78,8 +87,32 @@ function decodeSync(chunks: readonly Uint8Array[]): number {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** The line through `TextDecoderStream` in `chunks`, its text split by the simpler decoder. */
+async function decodeThroughStream(chunks: readonly Uint8Array[]): Promise<number> {
+  let next = 0;
+  const text = new ReadableStream<BufferSource>({
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++] as Uint8Array<ArrayBuffer>);
+      else controller.close();
+    },
+  }).pipeThrough(new TextDecoderStream());
+  const decoder = new SimpleNdjsonDecoder();
+  let n = 0;
+  const reader = text.getReader();
+  for (let step = await reader.read(); !step.done; step = await reader.read()) {
+    n += decoder.push(step.value).length;
+  }
+  return n + decoder.end().length;
+}
+
+const loadLine = () =>
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" / ")} (1 / 5 / 15 min) on ${cpus().length} cores`;
+
 export async function run(): Promise<void> {
   const encoder = new TextEncoder();
+  console.log(loadLine());
 
   // Throughput against JSON.parse over the same lines (split on "\n", blank last line dropped).
   const text = chatLikeLines(20 * MB);
@@ -100,9 +133,11 @@ export async function run(): Promise<void> {
   // One long line: chunked vs whole. Linear means the ratio stays flat as the line grows (a
   // decoder that re-joins or re-scans its pending text per chunk would see it grow with the size);
   // what remains is a fixed cost per chunk, which 16-byte chunks make visible.
-  for (const lineMb of [2.5, 5, 10]) {
-    const lineBytes = encoder.encode(longLine(lineMb));
-    const chunks16 = chunksOf(lineBytes, 16);
+  const lines = [2.5, 5, 10].map((lineMb) => {
+    const bytes = encoder.encode(longLine(lineMb));
+    return { lineMb, bytes, chunks16: chunksOf(bytes, 16) };
+  });
+  for (const { lineMb, bytes: lineBytes, chunks16 } of lines) {
     // Best of several, alternating the two: on a shared machine one slow run must not decide.
     let wholeMs = Infinity;
     let chunkedMs = Infinity;
@@ -116,6 +151,42 @@ export async function run(): Promise<void> {
         chunkedMs / wholeMs,
         2,
         `${fmt(chunkedMs)} ms vs ${fmt(wholeMs)} ms`,
+      ),
+    );
+  }
+  // The simpler decoder the core's was measured against, after the core's figures: the garbage of
+  // its per-chunk strings would otherwise weigh on the collector during the core's runs.
+  const simple = () => new SimpleNdjsonDecoder();
+  for (const { lineMb, bytes: lineBytes, chunks16 } of lines) {
+    let wholeMs = Infinity;
+    let chunkedMs = Infinity;
+    for (let i = 0; i < 2; i++) {
+      wholeMs = Math.min(wholeMs, await timeAsync(async () => decodeSync([lineBytes], simple), 3));
+      chunkedMs = Math.min(chunkedMs, await timeAsync(async () => decodeSync(chunks16, simple), 2));
+    }
+    console.log(
+      ratioLine(
+        `one ${lineMb} MB line in 16-byte chunks vs whole, simpler decoder (TextDecoder stream: true + line splitter, not used)`,
+        chunkedMs / wholeMs,
+        2,
+        `${fmt(chunkedMs)} ms vs ${fmt(wholeMs)} ms`,
+      ),
+    );
+  }
+  // TextDecoderStream costs tens of microseconds a chunk in Node (a promise and a stream step
+  // each), so a smaller line: 10 MB in 16-byte chunks would take minutes.
+  {
+    const lineBytes = encoder.encode(longLine(0.25));
+    const chunks16 = chunksOf(lineBytes, 16);
+    const wholeMs = await timeAsync(async () => decodeSync([lineBytes]), 5);
+    const streamWholeMs = await timeAsync(() => decodeThroughStream([lineBytes]), 5);
+    const streamChunkedMs = await timeAsync(() => decodeThroughStream(chunks16), 3);
+    console.log(
+      ratioLine(
+        `one 0.25 MB line in 16-byte chunks vs whole, through TextDecoderStream + the simpler line splitter (not used)`,
+        streamChunkedMs / streamWholeMs,
+        2,
+        `${fmt(streamChunkedMs)} ms vs ${fmt(streamWholeMs, 2)} ms; the core's decoder takes ${fmt(wholeMs, 2)} ms for this line whole`,
       ),
     );
   }
@@ -133,6 +204,7 @@ export async function run(): Promise<void> {
   console.log(
     `one 10 MB line as an async stream of ${small.length} 16-byte chunks (decodeNdjson): ${fmt(asyncMs)} ms`,
   );
+  console.log(loadLine());
 }
 
 function longLine(megabytes: number): string {
