@@ -67,6 +67,21 @@ async function timeAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> 
   return best;
 }
 
+/** The best wall-clock and the best CPU time (process.cpuUsage: user + system) of the runs timed. */
+class Best {
+  wallMs = Infinity;
+  cpuMs = Infinity;
+  time(fn: () => unknown): void {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    fn();
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    this.wallMs = Math.min(this.wallMs, wall);
+    this.cpuMs = Math.min(this.cpuMs, (cpu.user + cpu.system) / 1000);
+  }
+}
+
 async function countAsync(source: AsyncIterable<unknown>): Promise<number> {
   let n = 0;
   for await (const _ of source) n++;
@@ -133,43 +148,48 @@ export async function run(): Promise<void> {
   // One long line: chunked vs whole. Linear means the ratio stays flat as the line grows (a
   // decoder that re-joins or re-scans its pending text per chunk would see it grow with the size);
   // what remains is a fixed cost per chunk, which 16-byte chunks make visible.
-  const lines = [2.5, 5, 10].map((lineMb) => {
-    const bytes = encoder.encode(longLine(lineMb));
-    return { lineMb, bytes, chunks16: chunksOf(bytes, 16) };
-  });
-  for (const { lineMb, bytes: lineBytes, chunks16 } of lines) {
+  // Each size's chunks are made in its own round and dropped after it: some 650,000 chunk objects
+  // for 10 MB, and all sizes' at once would weigh on the collector during the timed runs.
+  const lineSizes = [2.5, 5, 10];
+  for (const lineMb of lineSizes) {
+    const lineBytes = encoder.encode(longLine(lineMb));
+    const chunks16 = chunksOf(lineBytes, 16);
     // Best of several, alternating the two: on a shared machine one slow run must not decide.
-    let wholeMs = Infinity;
-    let chunkedMs = Infinity;
+    // Main-thread-and-helpers CPU time is shown beside it: the wall clock of a longer run is
+    // likelier to include time the process was not scheduled.
+    const whole = new Best();
+    const chunked = new Best();
     for (let i = 0; i < 4; i++) {
-      wholeMs = Math.min(wholeMs, await timeAsync(async () => decodeSync([lineBytes]), 3));
-      chunkedMs = Math.min(chunkedMs, await timeAsync(async () => decodeSync(chunks16), 3));
+      for (let k = 0; k < 3; k++) whole.time(() => decodeSync([lineBytes]));
+      for (let k = 0; k < 3; k++) chunked.time(() => decodeSync(chunks16));
     }
     console.log(
       ratioLine(
         `one ${lineMb} MB line in 16-byte chunks vs whole`,
-        chunkedMs / wholeMs,
+        chunked.wallMs / whole.wallMs,
         2,
-        `${fmt(chunkedMs)} ms vs ${fmt(wholeMs)} ms`,
+        `${fmt(chunked.wallMs)} ms vs ${fmt(whole.wallMs)} ms; CPU time ${fmt(chunked.cpuMs)} ms vs ${fmt(whole.cpuMs)} ms, ratio ${fmt(chunked.cpuMs / whole.cpuMs, 2)}`,
       ),
     );
   }
   // The simpler decoder the core's was measured against, after the core's figures: the garbage of
   // its per-chunk strings would otherwise weigh on the collector during the core's runs.
   const simple = () => new SimpleNdjsonDecoder();
-  for (const { lineMb, bytes: lineBytes, chunks16 } of lines) {
-    let wholeMs = Infinity;
-    let chunkedMs = Infinity;
+  for (const lineMb of lineSizes) {
+    const lineBytes = encoder.encode(longLine(lineMb));
+    const chunks16 = chunksOf(lineBytes, 16);
+    const whole = new Best();
+    const chunked = new Best();
     for (let i = 0; i < 2; i++) {
-      wholeMs = Math.min(wholeMs, await timeAsync(async () => decodeSync([lineBytes], simple), 3));
-      chunkedMs = Math.min(chunkedMs, await timeAsync(async () => decodeSync(chunks16, simple), 2));
+      for (let k = 0; k < 3; k++) whole.time(() => decodeSync([lineBytes], simple));
+      for (let k = 0; k < 2; k++) chunked.time(() => decodeSync(chunks16, simple));
     }
     console.log(
       ratioLine(
         `one ${lineMb} MB line in 16-byte chunks vs whole, simpler decoder (TextDecoder stream: true + line splitter, not used)`,
-        chunkedMs / wholeMs,
+        chunked.wallMs / whole.wallMs,
         2,
-        `${fmt(chunkedMs)} ms vs ${fmt(wholeMs)} ms`,
+        `${fmt(chunked.wallMs)} ms vs ${fmt(whole.wallMs)} ms; CPU time ratio ${fmt(chunked.cpuMs / whole.cpuMs, 2)}`,
       ),
     );
   }
