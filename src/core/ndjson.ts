@@ -83,7 +83,7 @@ export class NdjsonDecoder {
   /** Decodes one chunk; returns the values of the lines it completed (often none: then a shared, frozen empty list). */
   push(chunk: Uint8Array | string): readonly unknown[] {
     if (typeof chunk === "string") {
-      if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+      if (this.#pendingByteLength > 0) this.#spillText(this.#decodePendingBytes());
       const values = this.#pushText(chunk);
       this.#checkPending(values);
       return values;
@@ -226,6 +226,7 @@ export class NdjsonDecoder {
     this.#pendingByteLength = length - whole;
   }
 
+  /** Decoded text held as part of the pending line (the input's first text loses its byte-order mark). */
   #spillText(decoded: string): void {
     const text = this.#firstText(decoded);
     this.#pending.push(text);
@@ -274,7 +275,7 @@ export class NdjsonDecoder {
   /** Ends the input: returns the value of a last line that had no newline, if any. */
   end(): unknown[] {
     const out: unknown[] = [];
-    if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+    if (this.#pendingByteLength > 0) this.#spillText(this.#decodePendingBytes());
     if (this.#pending.length > 0) {
       const line = this.#pending.join("");
       this.#pending = [];

@@ -67,6 +67,9 @@ describe("the bench's simpler NDJSON decoder", () => {
       expect(simple.problems.map((p) => p.line)).toEqual([4, 6]);
     }
     expect(both([text]).simple).toEqual(both([text]).core);
+    const onlyLine = bytesIn('\uFEFF{"only":1}', 3);
+    expect(both(onlyLine).simple).toEqual(both(onlyLine).core);
+    expect(both(onlyLine).simple.values).toEqual([{ only: 1 }]);
   });
 
   it("stops at an overlong line as the core's does, with the lines before it, chunked or whole", () => {
