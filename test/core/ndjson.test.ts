@@ -254,6 +254,12 @@ describe("the line-length cap", () => {
     expect(pushed).toBeLessThan(head.length + limit + 16);
   });
 
+  it("counts a line's bytes and the text chunk after them together", () => {
+    const decoder = new NdjsonDecoder({ maxLineLength: 10 });
+    expect(decoder.push(encoder.encode('{"s":"xx'))).toEqual([]);
+    expect(() => decoder.push('xxxxxxxx"}')).toThrow(NdjsonLineTooLong);
+  });
+
   it("yields the lines before an overlong one, then throws, chunked or whole", async () => {
     const text = `{"a":1}\n${JSON.stringify({ s: "b".repeat(limit) })}\n{"c":3}\n`;
     const seen: unknown[] = [];
