@@ -1,10 +1,14 @@
 /**
  * NDJSON decoding. Goal: one long line fed in 16-byte chunks decodes within 2x of the same line fed
- * whole (and so linear however chunked). Also shown, without a goal: throughput against
- * `JSON.parse` over the same lines, and larger chunk sizes.
+ * whole (and so linear however chunked). Beside the core's decoder, the same figure for the simpler
+ * one it was measured against (bench/ndjson-simple.ts: the platform's streaming `TextDecoder` and a
+ * line splitter) and for `TextDecoderStream` in front of that splitter. Also shown, without a goal:
+ * throughput against `JSON.parse` over the same lines, and larger chunk sizes.
  */
+import { cpus, loadavg } from "node:os";
 import { decodeNdjson, NdjsonDecoder } from "../src/core/ndjson.js";
 import { ratioLine } from "./goal.js";
+import { SimpleNdjsonDecoder } from "./ndjson-simple.js";
 
 const MB = 1024 * 1024;
 
@@ -63,14 +67,34 @@ async function timeAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> 
   return best;
 }
 
+/** The best wall-clock and the best CPU time (process.cpuUsage: user + system) of the runs timed. */
+class Best {
+  wallMs = Infinity;
+  cpuMs = Infinity;
+  time(fn: () => unknown): void {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    fn();
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    this.wallMs = Math.min(this.wallMs, wall);
+    this.cpuMs = Math.min(this.cpuMs, (cpu.user + cpu.system) / 1000);
+  }
+}
+
 async function countAsync(source: AsyncIterable<unknown>): Promise<number> {
   let n = 0;
   for await (const _ of source) n++;
   return n;
 }
 
-function decodeSync(chunks: readonly Uint8Array[]): number {
-  const decoder = new NdjsonDecoder();
+interface Decoder {
+  push(chunk: Uint8Array | string): readonly unknown[];
+  end(): unknown[];
+}
+
+function decodeSync(chunks: readonly Uint8Array[], make: () => Decoder = () => new NdjsonDecoder()): number {
+  const decoder = make();
   let n = 0;
   for (const chunk of chunks) n += decoder.push(chunk).length;
   return n + decoder.end().length;
@@ -78,8 +102,32 @@ function decodeSync(chunks: readonly Uint8Array[]): number {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** The line through `TextDecoderStream` in `chunks`, its text split by the simpler decoder. */
+async function decodeThroughStream(chunks: readonly Uint8Array[]): Promise<number> {
+  let next = 0;
+  const text = new ReadableStream<BufferSource>({
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++] as Uint8Array<ArrayBuffer>);
+      else controller.close();
+    },
+  }).pipeThrough(new TextDecoderStream());
+  const decoder = new SimpleNdjsonDecoder();
+  let n = 0;
+  const reader = text.getReader();
+  for (let step = await reader.read(); !step.done; step = await reader.read()) {
+    n += decoder.push(step.value).length;
+  }
+  return n + decoder.end().length;
+}
+
+const loadLine = () =>
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" / ")} (1 / 5 / 15 min) on ${cpus().length} cores`;
+
 export async function run(): Promise<void> {
   const encoder = new TextEncoder();
+  console.log(loadLine());
 
   // Throughput against JSON.parse over the same lines (split on "\n", blank last line dropped).
   const text = chatLikeLines(20 * MB);
@@ -100,22 +148,65 @@ export async function run(): Promise<void> {
   // One long line: chunked vs whole. Linear means the ratio stays flat as the line grows (a
   // decoder that re-joins or re-scans its pending text per chunk would see it grow with the size);
   // what remains is a fixed cost per chunk, which 16-byte chunks make visible.
-  for (const lineMb of [2.5, 5, 10]) {
+  // Each size's chunks are made in its own round and dropped after it: some 650,000 chunk objects
+  // for 10 MB, and all sizes' at once would weigh on the collector during the timed runs.
+  const lineSizes = [2.5, 5, 10];
+  for (const lineMb of lineSizes) {
     const lineBytes = encoder.encode(longLine(lineMb));
     const chunks16 = chunksOf(lineBytes, 16);
     // Best of several, alternating the two: on a shared machine one slow run must not decide.
-    let wholeMs = Infinity;
-    let chunkedMs = Infinity;
+    // Main-thread-and-helpers CPU time is shown beside it: the wall clock of a longer run is
+    // likelier to include time the process was not scheduled.
+    const whole = new Best();
+    const chunked = new Best();
     for (let i = 0; i < 4; i++) {
-      wholeMs = Math.min(wholeMs, await timeAsync(async () => decodeSync([lineBytes]), 3));
-      chunkedMs = Math.min(chunkedMs, await timeAsync(async () => decodeSync(chunks16), 3));
+      for (let k = 0; k < 3; k++) whole.time(() => decodeSync([lineBytes]));
+      for (let k = 0; k < 3; k++) chunked.time(() => decodeSync(chunks16));
     }
     console.log(
       ratioLine(
         `one ${lineMb} MB line in 16-byte chunks vs whole`,
-        chunkedMs / wholeMs,
+        chunked.wallMs / whole.wallMs,
         2,
-        `${fmt(chunkedMs)} ms vs ${fmt(wholeMs)} ms`,
+        `${fmt(chunked.wallMs)} ms vs ${fmt(whole.wallMs)} ms; CPU time ${fmt(chunked.cpuMs)} ms vs ${fmt(whole.cpuMs)} ms, ratio ${fmt(chunked.cpuMs / whole.cpuMs, 2)}`,
+      ),
+    );
+  }
+  // The simpler decoder the core's was measured against, after the core's figures: the garbage of
+  // its per-chunk strings would otherwise weigh on the collector during the core's runs.
+  const simple = () => new SimpleNdjsonDecoder();
+  for (const lineMb of lineSizes) {
+    const lineBytes = encoder.encode(longLine(lineMb));
+    const chunks16 = chunksOf(lineBytes, 16);
+    const whole = new Best();
+    const chunked = new Best();
+    for (let i = 0; i < 2; i++) {
+      for (let k = 0; k < 3; k++) whole.time(() => decodeSync([lineBytes], simple));
+      for (let k = 0; k < 2; k++) chunked.time(() => decodeSync(chunks16, simple));
+    }
+    console.log(
+      ratioLine(
+        `one ${lineMb} MB line in 16-byte chunks vs whole, simpler decoder (TextDecoder stream: true + line splitter, not used)`,
+        chunked.wallMs / whole.wallMs,
+        2,
+        `${fmt(chunked.wallMs)} ms vs ${fmt(whole.wallMs)} ms; CPU time ratio ${fmt(chunked.cpuMs / whole.cpuMs, 2)}`,
+      ),
+    );
+  }
+  // TextDecoderStream costs tens of microseconds a chunk in Node (a promise and a stream step
+  // each), so a smaller line: 10 MB in 16-byte chunks would take minutes.
+  {
+    const lineBytes = encoder.encode(longLine(0.25));
+    const chunks16 = chunksOf(lineBytes, 16);
+    const wholeMs = await timeAsync(async () => decodeSync([lineBytes]), 5);
+    const streamWholeMs = await timeAsync(() => decodeThroughStream([lineBytes]), 5);
+    const streamChunkedMs = await timeAsync(() => decodeThroughStream(chunks16), 3);
+    console.log(
+      ratioLine(
+        `one 0.25 MB line in 16-byte chunks vs whole, through TextDecoderStream + the simpler line splitter (not used)`,
+        streamChunkedMs / streamWholeMs,
+        2,
+        `${fmt(streamChunkedMs)} ms vs ${fmt(streamWholeMs, 2)} ms; the core's decoder takes ${fmt(wholeMs, 2)} ms for this line whole`,
       ),
     );
   }
@@ -133,6 +224,7 @@ export async function run(): Promise<void> {
   console.log(
     `one 10 MB line as an async stream of ${small.length} 16-byte chunks (decodeNdjson): ${fmt(asyncMs)} ms`,
   );
+  console.log(loadLine());
 }
 
 function longLine(megabytes: number): string {

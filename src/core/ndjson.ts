@@ -61,6 +61,10 @@ const BLANK = /^\s*$/;
  * Bytes are decoded only up to a newline byte, which never occurs inside a multi-byte UTF-8
  * sequence, so a character split across chunks is decoded whole; and a long line arriving in
  * small chunks costs one decode, not one per chunk.
+ *
+ * Measured against the platform's `TextDecoder` with `{ stream: true }` per chunk plus a line
+ * splitter, and against `TextDecoderStream` (bench/ndjson.ts, docs/decisions.md): both are several
+ * times slower for a long line in small chunks, and Apps Script has neither.
  */
 export class NdjsonDecoder {
   // Made on the first bytes: Apps Script's V8 has no TextDecoder, and text input needs none.
@@ -82,68 +86,31 @@ export class NdjsonDecoder {
 
   /** Decodes one chunk; returns the values of the lines it completed (often none: then a shared, frozen empty list). */
   push(chunk: Uint8Array | string): readonly unknown[] {
-    if (typeof chunk === "string") {
-      if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
-      const values = this.#pushText(chunk);
-      this.#checkPending(values);
-      return values;
-    }
-    if (chunk.length <= SMALL_CHUNK) {
-      // One pass copies the chunk after the pending bytes and looks for a newline; the usual small
-      // chunk of a long line has none and costs nothing more.
-      let at = this.#pendingByteLength;
-      let buffer = this.#pendingBytes;
-      if (at + chunk.length > buffer.length) {
-        buffer = this.#reserve(chunk.length);
-        at = this.#pendingByteLength;
-      }
-      const length = chunk.length;
-      let i = 0;
-      // Eight bytes a step (a 16-byte chunk in two): the per-byte loop's branch and bounds checks
-      // are most of a small chunk's cost. A newline among the eight leaves the rest to the
-      // per-byte loop to find.
-      for (; i + 7 < length; i += 8) {
-        const b0 = chunk[i] as number;
-        const b1 = chunk[i + 1] as number;
-        const b2 = chunk[i + 2] as number;
-        const b3 = chunk[i + 3] as number;
-        const b4 = chunk[i + 4] as number;
-        const b5 = chunk[i + 5] as number;
-        const b6 = chunk[i + 6] as number;
-        const b7 = chunk[i + 7] as number;
-        if (
-          b0 === 10 ||
-          b1 === 10 ||
-          b2 === 10 ||
-          b3 === 10 ||
-          b4 === 10 ||
-          b5 === 10 ||
-          b6 === 10 ||
-          b7 === 10
-        ) {
-          break;
-        }
-        const to = at + i;
-        buffer[to] = b0;
-        buffer[to + 1] = b1;
-        buffer[to + 2] = b2;
-        buffer[to + 3] = b3;
-        buffer[to + 4] = b4;
-        buffer[to + 5] = b5;
-        buffer[to + 6] = b6;
-        buffer[to + 7] = b7;
-      }
-      for (; i < length; i++) {
-        const byte = chunk[i] as number;
-        if (byte === 10) break;
-        buffer[at + i] = byte;
-      }
-      if (i === length) {
-        this.#pendingByteLength += chunk.length;
+    if (typeof chunk !== "string" && chunk.length <= SMALL_CHUNK) {
+      // A small chunk is copied after the pending bytes and searched for a newline in one pass; the
+      // usual small chunk of a long line has none and costs nothing more. This path is kept apart
+      // from the rest (#pushAny) and small, so that it can be inlined where push is called.
+      const buffer =
+        this.#pendingByteLength + chunk.length <= this.#pendingBytes.length
+          ? this.#pendingBytes
+          : this.#reserve(chunk.length);
+      const at = this.#pendingByteLength;
+      if (copyUntilNewline(chunk, buffer, at) === chunk.length) {
+        this.#pendingByteLength = at + chunk.length;
         if (this.#pendingChars + this.#pendingByteLength > this.#maxLine) this.#checkPending();
         return NO_VALUES;
       }
       // A newline: the bytes copied past `at` are not counted, and the general path takes over.
+    }
+    return this.#pushAny(chunk);
+  }
+
+  #pushAny(chunk: Uint8Array | string): readonly unknown[] {
+    if (typeof chunk === "string") {
+      if (this.#pendingByteLength > 0) this.#spillText(this.#decodePendingBytes());
+      const values = this.#pushText(chunk);
+      this.#checkPending(values);
+      return values;
     }
     const lastNewline = lastNewlineIn(chunk);
     if (lastNewline === -1) {
@@ -226,6 +193,7 @@ export class NdjsonDecoder {
     this.#pendingByteLength = length - whole;
   }
 
+  /** Decoded text held as part of the pending line (the input's first text loses its byte-order mark). */
   #spillText(decoded: string): void {
     const text = this.#firstText(decoded);
     this.#pending.push(text);
@@ -274,7 +242,7 @@ export class NdjsonDecoder {
   /** Ends the input: returns the value of a last line that had no newline, if any. */
   end(): unknown[] {
     const out: unknown[] = [];
-    if (this.#pendingByteLength > 0) this.#pending.push(this.#decodePendingBytes());
+    if (this.#pendingByteLength > 0) this.#spillText(this.#decodePendingBytes());
     if (this.#pending.length > 0) {
       const line = this.#pending.join("");
       this.#pending = [];
@@ -306,6 +274,55 @@ export class NdjsonDecoder {
       });
     }
   }
+}
+
+/**
+ * Copies `chunk` into `buffer` from `at` up to its first newline byte; returns how many bytes were
+ * copied (the chunk's length when it holds no newline). `buffer` has room for the whole chunk.
+ */
+function copyUntilNewline(chunk: Uint8Array, buffer: Uint8Array, at: number): number {
+  const length = chunk.length;
+  let i = 0;
+  // Eight bytes a step (a 16-byte chunk in two): the per-byte loop's branch and bounds checks
+  // are most of a small chunk's cost. A newline among the eight leaves the rest to the
+  // per-byte loop to find.
+  for (; i + 7 < length; i += 8) {
+    const b0 = chunk[i] as number;
+    const b1 = chunk[i + 1] as number;
+    const b2 = chunk[i + 2] as number;
+    const b3 = chunk[i + 3] as number;
+    const b4 = chunk[i + 4] as number;
+    const b5 = chunk[i + 5] as number;
+    const b6 = chunk[i + 6] as number;
+    const b7 = chunk[i + 7] as number;
+    if (
+      b0 === 10 ||
+      b1 === 10 ||
+      b2 === 10 ||
+      b3 === 10 ||
+      b4 === 10 ||
+      b5 === 10 ||
+      b6 === 10 ||
+      b7 === 10
+    ) {
+      break;
+    }
+    const to = at + i;
+    buffer[to] = b0;
+    buffer[to + 1] = b1;
+    buffer[to + 2] = b2;
+    buffer[to + 3] = b3;
+    buffer[to + 4] = b4;
+    buffer[to + 5] = b5;
+    buffer[to + 6] = b6;
+    buffer[to + 7] = b7;
+  }
+  for (; i < length; i++) {
+    const byte = chunk[i] as number;
+    if (byte === 10) break;
+    buffer[at + i] = byte;
+  }
+  return i;
 }
 
 /**

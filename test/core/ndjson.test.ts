@@ -119,6 +119,17 @@ describe("decodeNdjson", () => {
     expect(await collect(decodeNdjson('\uFEFF{"a":1}\n[2]'))).toEqual([{ a: 1 }, [2]]);
   });
 
+  it("drops the byte-order mark of bytes whose only line has no newline", async () => {
+    const problems: InvalidNdjsonLine[] = [];
+    const onInvalidLine = (p: InvalidNdjsonLine) => problems.push(p);
+    const bytes = encoder.encode('\uFEFF{"a":1}');
+    expect(await collect(decodeNdjson(chunks(bytes), { onInvalidLine }))).toEqual([{ a: 1 }]);
+    expect(
+      await collect(decodeNdjson(chunks(bytes.subarray(0, 2), bytes.subarray(2)), { onInvalidLine })),
+    ).toEqual([{ a: 1 }]);
+    expect(problems).toEqual([]);
+  });
+
   it("yields each value as soon as its line completes, before the stream ends", async () => {
     let released = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -241,6 +252,12 @@ describe("the line-length cap", () => {
     expect(caught).toBeInstanceOf(NdjsonLineTooLong);
     expect((caught as NdjsonLineTooLong).message).toBe(`A line is longer than ${limit} characters.`);
     expect(pushed).toBeLessThan(head.length + limit + 16);
+  });
+
+  it("counts a line's bytes and the text chunk after them together", () => {
+    const decoder = new NdjsonDecoder({ maxLineLength: 10 });
+    expect(decoder.push(encoder.encode('{"s":"xx'))).toEqual([]);
+    expect(() => decoder.push('xxxxxxxx"}')).toThrow(NdjsonLineTooLong);
   });
 
   it("yields the lines before an overlong one, then throws, chunked or whole", async () => {
