@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 /**
  * A press on a row's "…" button opens its menu, also when the menu's code (a lazy chunk) arrives
- * while the button is pressed. Until the chunk is there the row shows a placeholder button; the
- * menu's own button takes its place when React next renders the row. A render forced between the
- * press (mousedown, which focuses the button) and its click, as the list's one Tab stop once made
- * on every focus, swapped the buttons mid-press: the click landed on a button no longer in the
- * page, so no menu opened, and focus fell to the page's body.
+ * while the button is pressed. The button used to be a placeholder that the menu's own button
+ * replaced when the chunk arrived: a render between the press (mousedown, which focuses the button)
+ * and its click swapped them mid-press, the click landed on a button no longer in the page, no menu
+ * opened and focus fell to the page's body. The button is now the row's own throughout.
  */
 import { act } from "react";
 import { describe, expect, it, vi } from "vitest";
