@@ -1,12 +1,16 @@
 /**
  * Placements: where a report stands in a spreadsheet (one sheet + anchor cell in one workbook).
  *
- * Both sides of the disconnect rules (platform-api.md) live here, once:
- * - the client's side: which placement is under the active cell (`findPlacementAt`) and the input
- *   that removes exactly that one (`toDisconnectInput`);
- * - the service's side: which placements an input selects (`selectPlacements`) and what a
- *   disconnect leaves (`applyDisconnect`). The sandbox serves it; the property tests check that the
- *   client's inputs and the service's reading agree.
+ * The client's reading of the disconnect rules (platform-api.md, disconnect rules 1-10):
+ * - which placement is under the active cell (`findPlacementAt`) and the input that removes exactly
+ *   that one (`toDisconnectInput`);
+ * - the client's model of how the service reads an input: which placements it selects
+ *   (`selectPlacements`) and what a disconnect leaves (`applyDisconnect`), against which the
+ *   property tests check that every input the client sends selects exactly its placement.
+ * The service's own side is not this model: the sandbox implements it separately from the spec
+ * (src/sandbox/placement-rules.ts), and test/sandbox/placement-rules.test.ts runs the same
+ * addresses through both, so a wrong rule here fails against the sandbox instead of agreeing with
+ * itself.
  */
 import { type CellRange, normalizeCell, parseCell, parseLocation, rangeContains } from "./location.js";
 import { placementAnchor, placementRange, placementSheetName, placementsOf } from "./placement-fields.js";

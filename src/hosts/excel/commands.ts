@@ -1,6 +1,6 @@
 /**
  * "Disconnect report here", the cell's right-click command (manifest: ExecuteFunction
- * `disconnectReportHere`, associated with `Office.actions.associate` in main.ts).
+ * `disconnectReportHere`, associated with `Office.actions.associate` in early.ts, through early-command.ts).
  *
  * It reads the active cell with the host's own `activeContext()` and then:
  * - when the task pane listens (the shared runtime runs it in this same page), hands the pane a
