@@ -9,6 +9,7 @@
  * `createSyncDataClient` over a synchronous one (Apps Script's UrlFetchApp, with Utilities.sleep and
  * the execution's remaining time), the way client.ts runs the management operations.
  */
+
 import { abortableWait, type PlatformClient, type SyncPlatformClient } from "./client.js";
 import {
   addPage,
@@ -36,6 +37,7 @@ import {
   MAX_DATA_ANSWER_BYTES,
 } from "./limits.js";
 import { operations } from "./operations.js";
+import { runProgram, runProgramSync } from "./program.js";
 import type { Report } from "./schema.js";
 import {
   type HttpRequest,
@@ -353,40 +355,6 @@ function aborted(): PlatformError {
   return new PlatformError("aborted", "Stopped.");
 }
 
-/** Drives a program with an effect handler, handing a failed effect's error back to the program. */
-async function runAsync<T>(
-  program: Generator<DataEffect, T, unknown>,
-  handle: (effect: DataEffect) => Promise<unknown>,
-): Promise<T> {
-  let next = program.next();
-  while (!next.done) {
-    let value: unknown;
-    try {
-      value = await handle(next.value);
-    } catch (e) {
-      next = program.throw(e);
-      continue;
-    }
-    next = program.next(value);
-  }
-  return next.value;
-}
-
-function runSync<T>(program: Generator<DataEffect, T, unknown>, handle: (effect: DataEffect) => unknown): T {
-  let next = program.next();
-  while (!next.done) {
-    let value: unknown;
-    try {
-      value = handle(next.value);
-    } catch (e) {
-      next = program.throw(e);
-      continue;
-    }
-    next = program.next(value);
-  }
-  return next.value;
-}
-
 export function createDataClient(options: DataClientOptions): DataClient {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableWait;
@@ -456,7 +424,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
       secrets,
       random: options.random,
     });
-    return runAsync(program, (effect) => runEffect(effect, o));
+    return runProgram(program, (effect) => runEffect(effect, o));
   }
 
   async function runEffect(
@@ -562,7 +530,7 @@ export function createSyncDataClient(options: SyncDataClientOptions): SyncDataCl
       secrets,
       random: options.random,
     });
-    return runSync(program, (effect) => {
+    return runProgramSync(program, (effect) => {
       switch (effect.type) {
         case "data-url":
           return (

@@ -20,6 +20,7 @@ import { isPlatformError, type PlatformError } from "./errors.js";
 import type { Outcome } from "./messages.js";
 import { type PlacedReport, placedReports, type SheetRef } from "./placement-view.js";
 import type { PlacementAt } from "./placements.js";
+import { runProgram, runProgramSync } from "./program.js";
 import type { DisconnectInput, Report } from "./schema.js";
 
 // The plan, with the flow, in the one module the task pane loads when it first disconnects.
@@ -162,30 +163,23 @@ export async function runDisconnect(
   runner: DisconnectRunner,
 ): Promise<DisconnectResult> {
   const program = disconnectProgram(request);
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
+  const outcome = await runProgram(program, async (effect) => {
     let value: unknown;
-    try {
-      switch (effect.type) {
-        case "list":
-        case "reload":
-          value = await runner.listReports();
-          break;
-        case "disconnect":
-          value = await runner.disconnect(effect.placement, effect.input);
-          break;
-        case "sheets":
-          value = await runner.sheets();
-          break;
-      }
-    } catch (e) {
-      next = program.throw(e);
-      continue;
+    switch (effect.type) {
+      case "list":
+      case "reload":
+        value = await runner.listReports();
+        break;
+      case "disconnect":
+        value = await runner.disconnect(effect.placement, effect.input);
+        break;
+      case "sheets":
+        value = await runner.sheets();
+        break;
     }
-    next = program.next(value);
-  }
-  return next.value;
+    return value;
+  });
+  return outcome;
 }
 
 /** The same for Apps Script, where every call blocks. */
@@ -200,28 +194,21 @@ export function runDisconnectSync(
   runner: SyncDisconnectRunner,
 ): DisconnectResult {
   const program = disconnectProgram(request);
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
+  const outcome = runProgramSync(program, (effect) => {
     let value: unknown;
-    try {
-      switch (effect.type) {
-        case "list":
-        case "reload":
-          value = runner.listReports();
-          break;
-        case "disconnect":
-          value = runner.disconnect(effect.placement, effect.input);
-          break;
-        case "sheets":
-          value = runner.sheets();
-          break;
-      }
-    } catch (e) {
-      next = program.throw(e);
-      continue;
+    switch (effect.type) {
+      case "list":
+      case "reload":
+        value = runner.listReports();
+        break;
+      case "disconnect":
+        value = runner.disconnect(effect.placement, effect.input);
+        break;
+      case "sheets":
+        value = runner.sheets();
+        break;
     }
-    next = program.next(value);
-  }
-  return next.value;
+    return value;
+  });
+  return outcome;
 }

@@ -22,6 +22,7 @@ import {
 } from "./location.js";
 import { type PlacedReport, placementKey, reportName } from "./placement-view.js";
 import { findPlacementAt, placementAnchor, placementSheetName, placementsOf } from "./placements.js";
+import { runProgram, runProgramSync } from "./program.js";
 import {
   type CellBlock,
   type CellRead,
@@ -356,11 +357,10 @@ export async function runPlace(
   if (options.signal?.aborted) return stopped(item);
   const program = placeProgram(item, options.limits);
   let writing = false;
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
-    let value: unknown;
-    try {
+  return runProgram(
+    program,
+    async (effect) => {
+      let value: unknown;
       switch (effect.type) {
         case "load":
           value = await runner.load(item, (p) => options.onProgress?.(p), options.signal);
@@ -388,17 +388,11 @@ export async function runPlace(
           options.onProgress?.({ phase: effect.phase, rows: effect.rows, totalRows: effect.totalRows });
           break;
       }
-    } catch (e) {
-      next = program.throw(e);
-      continue;
-    }
-    if (!writing && options.signal?.aborted && effect.type !== "progress") {
-      next = program.return(stopped(item));
-      continue;
-    }
-    next = program.next(value);
-  }
-  return next.value;
+      return value;
+    },
+    (effect) =>
+      !writing && options.signal?.aborted && effect.type !== "progress" ? stopped(item) : undefined,
+  );
 }
 
 /** The same for Apps Script, where every call blocks. */
@@ -422,43 +416,35 @@ export function runPlaceSync(
   options: Pick<PlaceOptions, "limits" | "onProgress"> = {},
 ): PlaceOutcome {
   const program = placeProgram(item, options.limits);
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
+  const outcome = runProgramSync(program, (effect) => {
     let value: unknown;
-    try {
-      switch (effect.type) {
-        case "load":
-          value = runner.load(item);
-          break;
-        case "read":
-          value = runner.read(effect.read);
-          break;
-        case "confirm":
-          value =
-            typeof runner.overwrite === "function" ? runner.overwrite(effect.question) : runner.overwrite;
-          break;
-        case "write":
-          runner.write(effect.block);
-          break;
-        case "values":
-          // A synchronous load answers the data itself, never a prepared result.
-          throw new Error("A prepared result needs the asynchronous runner.");
-        case "connect":
-          value = runner.connect(item, effect.input);
-          break;
-        case "reread":
-          value = runner.getReport(item);
-          break;
-        case "progress":
-          options.onProgress?.({ phase: effect.phase, rows: effect.rows, totalRows: effect.totalRows });
-          break;
-      }
-    } catch (e) {
-      next = program.throw(e);
-      continue;
+    switch (effect.type) {
+      case "load":
+        value = runner.load(item);
+        break;
+      case "read":
+        value = runner.read(effect.read);
+        break;
+      case "confirm":
+        value = typeof runner.overwrite === "function" ? runner.overwrite(effect.question) : runner.overwrite;
+        break;
+      case "write":
+        runner.write(effect.block);
+        break;
+      case "values":
+        // A synchronous load answers the data itself, never a prepared result.
+        throw new Error("A prepared result needs the asynchronous runner.");
+      case "connect":
+        value = runner.connect(item, effect.input);
+        break;
+      case "reread":
+        value = runner.getReport(item);
+        break;
+      case "progress":
+        options.onProgress?.({ phase: effect.phase, rows: effect.rows, totalRows: effect.totalRows });
+        break;
     }
-    next = program.next(value);
-  }
-  return next.value;
+    return value;
+  });
+  return outcome;
 }

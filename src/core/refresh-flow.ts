@@ -14,6 +14,7 @@ import { isPlatformError, PlatformError } from "./errors.js";
 import { formatCount } from "./limits.js";
 import { type CellRange, formatCell, quoteSheetName } from "./location.js";
 import { reportName } from "./placement-view.js";
+import { runProgram, runProgramSync } from "./program.js";
 import {
   firstFilledCell,
   formatRange,
@@ -351,11 +352,10 @@ export async function runRefresh(
     }
     const program = refreshProgram(item, options.limits);
     let writing = false;
-    let next = program.next();
-    while (!next.done) {
-      const effect = next.value;
-      let value: unknown;
-      try {
+    const outcome = await runProgram(
+      program,
+      async (effect) => {
+        let value: unknown;
         switch (effect.type) {
           case "load":
             value = await runner.load(
@@ -393,19 +393,14 @@ export async function runRefresh(
             });
             break;
         }
-      } catch (e) {
-        next = program.throw(e);
-        continue;
-      }
-      if (!writing && options.signal?.aborted && effect.type !== "progress") {
-        // Stopped before anything was written: this placement is left as it was.
-        next = program.return(stoppedOutcome(item));
-        continue;
-      }
-      next = program.next(value);
-    }
-    outcomes.push(next.value);
-    options.onOutcome?.(next.value);
+        return value;
+      },
+      // Stopped before anything was written: this placement is left as it was.
+      (effect) =>
+        !writing && options.signal?.aborted && effect.type !== "progress" ? stoppedOutcome(item) : undefined,
+    );
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
   }
   return outcomes;
 }
@@ -436,50 +431,43 @@ export function runRefreshSync(
   const outcomes: RefreshOutcome[] = [];
   for (const item of items) {
     const program = refreshProgram(item, options.limits);
-    let next = program.next();
-    while (!next.done) {
-      const effect = next.value;
+    const outcome = runProgramSync(program, (effect) => {
       let value: unknown;
-      try {
-        switch (effect.type) {
-          case "load":
-            value = runner.load(item);
-            break;
-          case "read":
-            value = runner.read(effect.read);
-            break;
-          case "confirm":
-            value =
-              typeof runner.overwrite === "function"
-                ? runner.overwrite(effect.item, effect.question)
-                : runner.overwrite;
-            break;
-          case "write":
-            runner.write(effect.block);
-            break;
-          case "values":
-            // A synchronous load answers the data itself, never a prepared result.
-            throw new Error("A prepared result needs the asynchronous runner.");
-          case "record":
-            value = runner.record(item, effect.input);
-            break;
-          case "progress":
-            options.onProgress?.({
-              item,
-              phase: effect.phase,
-              rows: effect.rows,
-              totalRows: effect.totalRows,
-            });
-            break;
-        }
-      } catch (e) {
-        next = program.throw(e);
-        continue;
+      switch (effect.type) {
+        case "load":
+          value = runner.load(item);
+          break;
+        case "read":
+          value = runner.read(effect.read);
+          break;
+        case "confirm":
+          value =
+            typeof runner.overwrite === "function"
+              ? runner.overwrite(effect.item, effect.question)
+              : runner.overwrite;
+          break;
+        case "write":
+          runner.write(effect.block);
+          break;
+        case "values":
+          // A synchronous load answers the data itself, never a prepared result.
+          throw new Error("A prepared result needs the asynchronous runner.");
+        case "record":
+          value = runner.record(item, effect.input);
+          break;
+        case "progress":
+          options.onProgress?.({
+            item,
+            phase: effect.phase,
+            rows: effect.rows,
+            totalRows: effect.totalRows,
+          });
+          break;
       }
-      next = program.next(value);
-    }
-    outcomes.push(next.value);
-    options.onOutcome?.(next.value);
+      return value;
+    });
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
   }
   return outcomes;
 }

@@ -19,6 +19,7 @@ import { isPlatformError, PlatformError } from "./errors.js";
 import type { PlacedReport, SheetRef } from "./placement-view.js";
 import { placedReports, placementKey, reportName } from "./placement-view.js";
 import { findPlacementAt, placementAnchor, placementSheetName, placementsOf } from "./placements.js";
+import { runProgram, runProgramSync } from "./program.js";
 import type { ConnectWorkbookInput, Report, ReportPlacement } from "./schema.js";
 import { ReportPlacementSchema } from "./schema.js";
 import * as z from "./zod.js";
@@ -256,22 +257,12 @@ export async function runUndoDisconnect(
   sheets: readonly SheetRef[] = [],
 ): Promise<UndoOutcome> {
   const program = undoDisconnectProgram(removed, sheets);
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
-    let value: unknown;
-    try {
-      value =
-        effect.type === "list"
-          ? await runner.listReports()
-          : await runner.connect(effect.deploymentId, effect.reportId, effect.input);
-    } catch (e) {
-      next = program.throw(e);
-      continue;
-    }
-    next = program.next(value);
-  }
-  return next.value;
+  const outcome = await runProgram(program, async (effect) => {
+    return effect.type === "list"
+      ? await runner.listReports()
+      : await runner.connect(effect.deploymentId, effect.reportId, effect.input);
+  });
+  return outcome;
 }
 
 /** The same for Apps Script, where every call blocks. */
@@ -286,20 +277,10 @@ export function runUndoDisconnectSync(
   sheets: readonly SheetRef[] = [],
 ): UndoOutcome {
   const program = undoDisconnectProgram(removed, sheets);
-  let next = program.next();
-  while (!next.done) {
-    const effect = next.value;
-    let value: unknown;
-    try {
-      value =
-        effect.type === "list"
-          ? runner.listReports()
-          : runner.connect(effect.deploymentId, effect.reportId, effect.input);
-    } catch (e) {
-      next = program.throw(e);
-      continue;
-    }
-    next = program.next(value);
-  }
-  return next.value;
+  const outcome = runProgramSync(program, (effect) => {
+    return effect.type === "list"
+      ? runner.listReports()
+      : runner.connect(effect.deploymentId, effect.reportId, effect.input);
+  });
+  return outcome;
 }
