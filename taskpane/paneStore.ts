@@ -8,7 +8,8 @@
  *
  * `attach()` starts the store for a mounted pane: the first load (once per store, however often it
  * is attached: React's StrictMode attaches twice), following the selection, the host's workbook
- * notices and its commands; it returns the function that detaches it.
+ * notices and its commands; it returns the function that detaches it. While attached, it is the
+ * pane that `mountedPane(host)` finds for the host's own command (Excel's right-click).
  */
 import { once } from "../src/core/once.js";
 import {
@@ -122,6 +123,36 @@ export interface PaneStore {
   getSnapshot(): PaneSnapshot;
   /** Starts the store for a mounted pane; returns the function that detaches it. */
   attach(): () => void;
+}
+
+/**
+ * "Disconnect report here" at a cell, in the pane mounted for a host: the pane shows the cell,
+ * plans and disconnects as its own button does, says the outcome, and answers it.
+ */
+export type PaneCommand = (context: ActiveContext) => Promise<Outcome>;
+
+/** The command of the pane mounted for each host (while it is mounted), and who waits for one. */
+const mountedPanes = new WeakMap<SpreadsheetHost, PaneCommand>();
+const paneWaiters = new WeakMap<SpreadsheetHost, Set<(command: PaneCommand) => void>>();
+
+/**
+ * The command of the pane mounted for `host`, as soon as one is; null after `timeoutMs` without
+ * one. Excel's right-click command calls the pane's store with it (src/hosts/excel/main.ts).
+ */
+export function mountedPane(host: SpreadsheetHost, timeoutMs: number): Promise<PaneCommand | null> {
+  const mounted = mountedPanes.get(host);
+  if (mounted) return Promise.resolve(mounted);
+  return new Promise((resolve) => {
+    const waiters = paneWaiters.get(host) ?? new Set();
+    paneWaiters.set(host, waiters);
+    const arrived = (command: PaneCommand | null) => {
+      clearTimeout(timer);
+      waiters.delete(arrived);
+      resolve(command);
+    };
+    const timer = setTimeout(arrived, timeoutMs, null);
+    waiters.add(arrived);
+  });
 }
 
 /** What the store keeps; the snapshot's derived lists (placed, here, elsewhere, current) follow from it. */
@@ -501,9 +532,18 @@ export function createPaneStore(host: SpreadsheetHost, notify: (notice: Notice) 
       .catch(() => undefined);
   }
 
+  // A command from outside the pane (the cell's right-click menu, an add-on menu item): the cell
+  // it names becomes the active one, and it is disconnected as the pane's own button does.
+  const command: PaneCommand = (context) => {
+    set({ context });
+    return disconnectAt(context);
+  };
+
   let started = false;
   const attach = (): (() => void) => {
     mounted = true;
+    mountedPanes.set(host, command);
+    for (const arrived of [...(paneWaiters.get(host) ?? [])]) arrived(command);
     if (!started) {
       started = true;
       // Shown fresh: that load is done. Shown from the kept list, or nothing yet: load.
@@ -520,17 +560,17 @@ export function createPaneStore(host: SpreadsheetHost, notify: (notice: Notice) 
         if (base.context && isConnected(base.settings)) reloadStale();
       }),
       // Commands from outside the pane: the cell's right-click menu, an add-on menu item.
-      host.onCommand((command) => {
-        if (command.type !== "disconnect-here") return;
-        set({ context: command.context });
-        void disconnectAt(command.context).then(
-          (outcome) => command.done(outcome),
-          (error: unknown) => command.done({ ok: false, message: errorMessage(error) }),
+      host.onCommand((c) => {
+        if (c.type !== "disconnect-here") return;
+        void command(c.context).then(
+          (outcome) => c.done(outcome),
+          (error: unknown) => c.done({ ok: false, message: errorMessage(error) }),
         );
       }),
     ];
     return () => {
       mounted = false;
+      if (mountedPanes.get(host) === command) mountedPanes.delete(host);
       for (const stop of stops) stop?.();
     };
   };

@@ -3,10 +3,16 @@
  * frame, following the selection, a disconnect's outcome, a command from outside the pane, and
  * Reload list. The host is the pane tests' FakeHost (its service applies the sandbox's rules).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
 import { startFirstLoad } from "../../taskpane/listCache.js";
-import { createPaneStore, type Notice, type PaneSnapshot, type PaneStore } from "../../taskpane/paneStore.js";
+import {
+  createPaneStore,
+  mountedPane,
+  type Notice,
+  type PaneSnapshot,
+  type PaneStore,
+} from "../../taskpane/paneStore.js";
 import { CONNECTED, ctx, deferred, FakeHost, SALES_ID } from "../support/fakeHost.js";
 
 const detachers: (() => void)[] = [];
@@ -200,5 +206,41 @@ describe("the pane's store", () => {
     expect(s.phase).toBe("needs-settings");
     expect(s.refreshing).toBe(false);
     expect(s.here).toHaveLength(4);
+  });
+});
+
+describe("the mounted pane, for the host's own command (Excel's right-click)", () => {
+  it("is found as soon as the store is attached, and disconnects at the cell it is given", async () => {
+    const host = new FakeHost();
+    const notices: Notice[] = [];
+    const store = createPaneStore(host, (notice) => notices.push(notice));
+    const waiting = mountedPane(host, 60_000);
+    detachers.push(store.attach());
+    const command = await waiting;
+    expect(command).not.toBeNull();
+    await until(store, ready);
+    const outcome = await command!(ctx("Sales", "C5"));
+    expect(outcome.ok).toBe(true);
+    expect(host.calls.disconnect).toHaveLength(1);
+    expect(store.getSnapshot().context).toEqual(ctx("Sales", "C5"));
+    expect(notices.at(-1)).toMatchObject({ intent: "success", message: outcome.message });
+  });
+
+  it("is null when no pane mounts within the wait, and once the pane is gone", async () => {
+    const host = new FakeHost();
+    vi.useFakeTimers();
+    try {
+      const waiting = mountedPane(host, 3000);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await waiting).toBeNull();
+      const { detach } = open(host);
+      expect(await mountedPane(host, 3000)).not.toBeNull();
+      detach();
+      const after = mountedPane(host, 3000);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await after).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
