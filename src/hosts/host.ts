@@ -95,7 +95,10 @@ export interface PlatformGateway {
   abortChat(chatId: string): Promise<void>;
 }
 
-/** A command that starts outside the pane: the cell's right-click menu or an add-on menu item. */
+/**
+ * A command that starts outside the pane: the preview's right-click menu. (Excel's right-click
+ * command calls the mounted pane's store itself: taskpane/paneStore.ts, `mountedPane`.)
+ */
 export interface HostCommand {
   type: "disconnect-here";
   context: ActiveContext;

@@ -3,10 +3,11 @@
  * `disconnectReportHere`, associated with `Office.actions.associate` in early.ts, through early-command.ts).
  *
  * It reads the active cell with the host's own `activeContext()` and then:
- * - when the task pane listens (the shared runtime runs it in this same page), hands the pane a
- *   `disconnect-here` command, shows the pane, and waits for the pane's outcome: the pane plans and
- *   disconnects with the core, like its own button, and shows the result;
- * - when no pane listens, runs the same flow as the pane (the core's disconnect-flow.ts: plan at
+ * - when the task pane is mounted (the shared runtime runs it in this same page), calls the pane's
+ *   store with the cell (`pane`, taskpane/paneStore.ts's `mountedPane`), shows the pane, and waits
+ *   for the pane's outcome: the pane plans and disconnects with the core, like its own button, and
+ *   shows the result;
+ * - when no pane is mounted, runs the same flow as the pane (the core's disconnect-flow.ts: plan at
  *   the cell from the workbook's list, DELETE, the list reloaded when the answer was lost, the
  *   outcome) and reports the outcome through `notify`.
  * Then, when the pane cannot be shown (`showTaskpane` resolves false: Office ignores
@@ -32,11 +33,16 @@ export type CommandOutcome = Outcome;
 export interface DisconnectHereDeps {
   host: ExcelHost;
   /**
+   * The mounted pane's "Disconnect report here" at a cell, as soon as the pane is mounted; null
+   * after `timeoutMs` without one. Without it the command always does the work itself.
+   */
+  pane?: (timeoutMs: number) => Promise<((context: ActiveContext) => Promise<CommandOutcome>) | null>;
+  /**
    * Brings the task pane into view (pane-visibility.ts): resolves false when the pane could not be
    * shown; a rejection counts as false too.
    */
   showTaskpane?: () => Promise<boolean>;
-  /** Writes an outcome the pane did not show into the page (no pane listening, or a failure). */
+  /** Writes an outcome the pane did not show into the page (no pane mounted, or a failure). */
   notify: (outcome: CommandOutcome) => void | Promise<void>;
   /** Tells the user when the pane cannot be shown (the outcome dialog). */
   showOutside?: (outcome: CommandOutcome) => unknown;
@@ -89,9 +95,14 @@ export function createDisconnectHereCommand(
     }
   }
 
-  function askPane(context: ActiveContext): Promise<CommandOutcome> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(
+  function askPane(
+    pane: (context: ActiveContext) => Promise<CommandOutcome>,
+    context: ActiveContext,
+  ): Promise<CommandOutcome> {
+    const answer = pane(context);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<CommandOutcome>((resolve) => {
+      timer = setTimeout(
         () =>
           resolve({
             ok: false,
@@ -99,22 +110,16 @@ export function createDisconnectHereCommand(
           }),
         deps.paneTimeoutMs ?? PANE_TIMEOUT_MS,
       );
-      host.commands.emit({
-        type: "disconnect-here",
-        context,
-        done(outcome) {
-          clearTimeout(timer);
-          resolve(outcome);
-        },
-      });
     });
+    return Promise.race([answer, silent]).finally(() => clearTimeout(timer));
   }
 
   async function disconnectHere(context: ActiveContext): Promise<RunResult> {
-    if (await host.commands.waitForListener(deps.listenerWaitMs ?? LISTENER_WAIT_MS)) {
+    const pane = await deps.pane?.(deps.listenerWaitMs ?? LISTENER_WAIT_MS);
+    if (pane) {
       // The pane handles the command, hidden or not; whether it is seen decides the dialog.
       const showing = showPane();
-      const outcome = await askPane(context);
+      const outcome = await askPane(pane, context);
       return { outcome, shown: true, visible: await showing };
     }
     const gateway = host.platform;

@@ -8,14 +8,7 @@
  */
 import type { Transport } from "../../core/transport.js";
 import { createDirectGateway, type DirectGateway } from "../direct-gateway.js";
-import type {
-  ActiveContext,
-  HostCommand,
-  SecretStore,
-  SheetInfo,
-  SpreadsheetHost,
-  WorkbookSnapshot,
-} from "../host.js";
+import type { ActiveContext, SecretStore, SheetInfo, SpreadsheetHost, WorkbookSnapshot } from "../host.js";
 import { createListeners, newestOnly, settler } from "../listeners.js";
 import { type ExcelApi, type OfficeApi, type OfficeRuntimeStorage, officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";
@@ -50,18 +43,9 @@ export interface ExcelHostDeps {
   onBackgroundError?: (error: unknown) => void;
 }
 
-/** How the right-click command reaches the pane. */
-interface CommandChannel {
-  hasListeners(): boolean;
-  /** Resolves true as soon as the pane listens, false after `timeoutMs` without one. */
-  waitForListener(timeoutMs: number): Promise<boolean>;
-  emit(command: HostCommand): void;
-}
-
 export interface ExcelHost extends SpreadsheetHost {
   readonly kind: "excel";
   readonly platform: DirectGateway;
-  readonly commands: CommandChannel;
 }
 
 interface ContextRead {
@@ -259,38 +243,10 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
     target?.addEventListener("visibilitychange", recheckTheme);
   }
 
-  // ---- Commands from outside the pane (the cell's right-click menu).
-
-  const commandListeners = createListeners<[HostCommand]>();
-  const listenerWaiters = new Set<() => void>();
-
-  const commands: CommandChannel = {
-    hasListeners: () => commandListeners.size > 0,
-    waitForListener(timeoutMs) {
-      if (commandListeners.size > 0) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const arrived = () => {
-          clearTimeout(timer);
-          listenerWaiters.delete(arrived);
-          resolve(true);
-        };
-        const timer = setTimeout(() => {
-          listenerWaiters.delete(arrived);
-          resolve(false);
-        }, timeoutMs);
-        listenerWaiters.add(arrived);
-      });
-    },
-    emit(command) {
-      commandListeners.notify(command);
-    },
-  };
-
   return {
     kind: "excel",
     label: "Excel",
     platform,
-    commands,
 
     async activeContext() {
       return (await read(false)).context;
@@ -367,11 +323,9 @@ export function createExcelHost(deps: ExcelHostDeps = {}): ExcelHost {
           reportBackground(error);
         });
     },
-    onCommand(listener) {
-      const unsubscribe = commandListeners.add(listener);
-      for (const arrived of [...listenerWaiters]) arrived();
-      return unsubscribe;
-    },
+    // The cell's right-click command calls the mounted pane's store itself (commands.ts, given the
+    // pane by main.ts from taskpane/paneStore.ts's mountedPane): no command comes through here.
+    onCommand: () => () => {},
 
     theme() {
       lastTheme = officeTheme(Office);

@@ -10,6 +10,7 @@
  * once.
  */
 import { mountTaskPane } from "../../../taskpane/mount.js";
+import { mountedPane } from "../../../taskpane/paneStore.js";
 import { once } from "../../core/once.js";
 import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
@@ -37,9 +38,9 @@ globalThis.Office?.onReady((info) => {
   // Made by first-load.ts when it ran first (its first load is then on its way), else made here.
   const host = startExcel();
 
-  // Ready before the pane mounts: the command waits a moment for the pane's listener, then does the
-  // work itself if no pane answers. Its code (commands.ts) loads apart; commands that arrive
-  // meanwhile wait for it, in order. When the pane cannot be shown (showAsTaskpane is ignored for
+  // Ready before the pane mounts: the command waits a moment for the pane to mount, then calls the
+  // pane's store with the cell (mountedPane), or does the work itself if no pane is mounted. Its
+  // code (commands.ts) loads apart; commands that arrive meanwhile wait for it, in order. When the pane cannot be shown (showAsTaskpane is ignored for
   // Marketplace add-ins), the outcome also goes to a dialog of ours (outcome-dialog.ts).
   const command = once(async () => {
     const [{ createDisconnectHereCommand }, { createPaneShower }, { createOutcomeDialog }] =
@@ -51,6 +52,7 @@ globalThis.Office?.onReady((info) => {
     const office = officeGlobals().Office;
     return createDisconnectHereCommand({
       host,
+      pane: (timeoutMs) => mountedPane(host, timeoutMs),
       showTaskpane: createPaneShower(office, document),
       notify: showNotice,
       showOutside: createOutcomeDialog(office, location.href),

@@ -46,14 +46,18 @@ function setup(options: ExcelMockOptions & { paneListening?: boolean; pageVisibl
     { gateway: gatewayWith(reports) },
   );
   const inPage: CommandOutcome[] = [];
-  if (options.paneListening) {
-    host.onCommand((c) =>
-      setTimeout(() => c.done({ ok: true, message: "Report 1 disconnected at Sales!B2." })),
-    );
-  }
+  // The mounted pane's store, when there is one: it answers on a later turn.
+  const pane = async () =>
+    options.paneListening
+      ? () =>
+          new Promise<CommandOutcome>((resolve) =>
+            setTimeout(() => resolve({ ok: true, message: "Report 1 disconnected at Sales!B2." })),
+          )
+      : null;
   const page = { visibilityState: options.pageVisible ? "visible" : "hidden" };
   const command = createDisconnectHereCommand({
     host,
+    pane,
     listenerWaitMs: options.paneListening ? 1000 : 0,
     showTaskpane: createPaneShower(mock.Office, page, WAIT_MS),
     notify: (o) => void inPage.push(o),

@@ -12,7 +12,7 @@ import {
   createDisconnectHereCommand,
   DISCONNECT_HERE_ACTION,
 } from "../../../src/hosts/excel/commands.js";
-import type { HostCommand } from "../../../src/hosts/host.js";
+import type { ActiveContext } from "../../../src/hosts/host.js";
 import { type ExcelMockOptions, mockedExcelHost } from "../../support/excel-mock.js";
 import { KEY, makeReport, placement, seedWith, WB } from "../../support/sandbox-fixtures.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
@@ -194,27 +194,27 @@ describe("one disconnect in flight per placement", () => {
 });
 
 describe("with the pane listening", () => {
-  it("hands the command to the pane, shows the pane, and completes with the pane's outcome", async () => {
+  it("calls the pane's store with the cell, shows the pane, and completes with the pane's outcome", async () => {
     const { gateway, disconnects } = memoryGateway([]);
     const { host, mock } = hostWith({ activeAddress: "Sales!C3" }, gateway);
-    const received: HostCommand[] = [];
-    host.onCommand((c) => {
-      received.push(c);
-      setTimeout(() => c.done({ ok: true, message: "Disconnected in the pane" }), 5);
-    });
+    const received: ActiveContext[] = [];
+    const pane = async () => async (context: ActiveContext) => {
+      received.push(context);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { ok: true, message: "Disconnected in the pane" };
+    };
     const notify = vi.fn();
     const command = createDisconnectHereCommand({
       host,
+      pane,
       notify,
       showTaskpane: () => mock.Office.addin!.showAsTaskpane!().then(() => true),
     });
     const event = completionEvent();
     await command(event);
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({
-      type: "disconnect-here",
-      context: { workbookId: WB, sheetId: SALES_ID, sheetName: "Sales", cell: "C3" },
-    });
+    expect(received).toEqual([
+      { workbookId: WB, workbookName: expect.any(String), sheetId: SALES_ID, sheetName: "Sales", cell: "C3" },
+    ]);
     expect(mock.state.shownAsTaskpane).toBe(1);
     expect(notify).not.toHaveBeenCalled(); // the pane showed the outcome itself
     expect(disconnects).toEqual([]); // the pane does the work, not the command
@@ -224,35 +224,42 @@ describe("with the pane listening", () => {
   it("waits for a pane that is still starting", async () => {
     const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
     const notify = vi.fn();
-    const command = createDisconnectHereCommand({ host, notify, listenerWaitMs: 2000 });
+    const waited: number[] = [];
+    // The pane mounts 30 ms after the command asks for it (mountedPane resolves then).
+    const pane = (timeoutMs: number) => {
+      waited.push(timeoutMs);
+      return new Promise<(c: ActiveContext) => Promise<CommandOutcome>>((resolve) =>
+        setTimeout(
+          () => resolve(async () => ({ ok: false, message: "No report is placed at Sales!C3." })),
+          30,
+        ),
+      );
+    };
+    const command = createDisconnectHereCommand({ host, pane, notify, listenerWaitMs: 2000 });
     const event = completionEvent();
-    const run = command(event);
-    setTimeout(
-      () => host.onCommand((c) => c.done({ ok: false, message: "No report is placed at Sales!C3." })),
-      30,
-    );
-    await run;
+    await command(event);
+    expect(waited).toEqual([2000]);
     expect(notify).not.toHaveBeenCalled();
     expect(event.completed).toHaveBeenCalledTimes(1);
   });
 
   it("completes even when the pane never answers", async () => {
     const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
-    host.onCommand(() => {});
+    const pane = async () => () => new Promise<CommandOutcome>(() => {});
     const notify = vi.fn();
-    const command = createDisconnectHereCommand({ host, notify, paneTimeoutMs: 20 });
+    const command = createDisconnectHereCommand({ host, pane, notify, paneTimeoutMs: 20 });
     const event = completionEvent();
     await command(event);
     expect(event.completed).toHaveBeenCalledTimes(1);
   });
 
-  it("completes when the pane's listener throws", async () => {
+  it("completes when the pane's store throws", async () => {
     const { host } = hostWith({ activeAddress: "Sales!C3" }, memoryGateway([]).gateway);
-    host.onCommand(() => {
-      throw new Error("listener broke");
-    });
+    const pane = async () => () => {
+      throw new Error("store broke");
+    };
     const notified: CommandOutcome[] = [];
-    const command = createDisconnectHereCommand({ host, notify: (o) => void notified.push(o) });
+    const command = createDisconnectHereCommand({ host, pane, notify: (o) => void notified.push(o) });
     const event = completionEvent();
     await command(event);
     expect(event.completed).toHaveBeenCalledTimes(1);
