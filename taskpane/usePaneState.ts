@@ -22,8 +22,8 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../src/hosts/host.js";
+import { firstFrame, isConnected, keepList, takeFirstLoad } from "../src/hosts/list-cache.js";
 import { errorMessage } from "./errorMessage.js";
-import { firstFrame, isConnected, keepList, takeFirstLoad } from "./listCache.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -66,7 +66,7 @@ export interface PaneState {
   loadFailure: unknown;
   /** A refresh is running (the list stays visible meanwhile). */
   refreshing: boolean;
-  /** The list shown is the one last kept for this workbook (listCache.ts); the fresh one is loading. */
+  /** The list shown is the one last kept for this workbook (src/hosts/list-cache.ts); the fresh one is loading. */
   stale: boolean;
   problems: string[];
   context: ActiveContext | null;
@@ -103,7 +103,7 @@ export interface PaneState {
 export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneState {
   // What the first load started before the pane rendered has brought already: then the first
   // render shows the list (fresh, or the one kept for this workbook, refreshing), not a loading
-  // state followed by the list (listCache.ts).
+  // state followed by the list (src/hosts/list-cache.ts).
   const [initial] = useState(() => firstFrame(host));
   const [phase, setPhase] = useState<PanePhase>(initial ? "ready" : "loading");
   const [settings, setSettings] = useState<PublicSettings | null>(initial ? initial.settings : null);
@@ -213,7 +213,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const start = useCallback(async (): Promise<void> => {
     setLoadError(null);
     setRefreshing(true);
-    // Settings, the workbook and the list kept for it, asked for together (listCache.ts).
+    // Settings, the workbook and the list kept for it, asked for together (src/hosts/list-cache.ts).
     const first = takeFirstLoad(host);
     const epoch = settingsEpoch.current;
     // The kept list is shown only if it comes before anything fresher (the load, or setup).
@@ -274,7 +274,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   }, [host, start, initial]);
 
   // The list as the user last saw it, kept for the next time the pane opens on this workbook
-  // (listCache.ts): after every load and every disconnect, never while the kept one is shown. Not
+  // (src/hosts/list-cache.ts): after every load and every disconnect, never while the kept one is shown. Not
   // on a move of the selection, which changes the context but not the list: keeping a long list
   // means writing all of it.
   useEffect(() => {
