@@ -24,6 +24,7 @@ import type {
 } from "../src/hosts/host.js";
 import { firstFrame, isConnected, keepList, takeFirstLoad } from "../src/hosts/list-cache.js";
 import { errorMessage } from "./errorMessage.js";
+import { useIndexWhenIdle } from "./indexWhenIdle.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -160,6 +161,8 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
     () => (context ? (findPlacementAt(placed, context) ?? null) : null),
     [placed, context],
   );
+  // A long list is indexed for the selection's lookups once it is shown (indexWhenIdle.ts).
+  useIndexWhenIdle(placed);
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
   const mounted = useRef(true);
