@@ -23,11 +23,17 @@ interface SheetIndex<P> {
   maxBottom: number[];
 }
 
-/**
- * A workbook's sheets' indexes, by kind and key: "i" + sheet id (placements that store one), "w" +
- * name (placements without a sheet id), "n" + name (every placement: when the caller knows no id).
- */
-type WorkbookIndex<P> = Map<string, SheetIndex<P>>;
+/** A workbook's sheets' indexes. */
+interface WorkbookIndex<P> {
+  /** Placements that store a sheet id, by that id. */
+  byId: Map<string, SheetIndex<P>>;
+  /** Placements without a sheet id, by sheet name. */
+  byNameWithoutId: Map<string, SheetIndex<P>>;
+  /** Every placement, by sheet name: used when the caller knows no sheet id. */
+  byName: Map<string, SheetIndex<P>>;
+}
+
+type Kind = keyof WorkbookIndex<unknown>;
 
 function buildSheetIndex<P>(entries: Entry<P>[]): SheetIndex<P> {
   entries.sort((a, b) => a.range.top - b.range.top || a.order - b.order);
@@ -66,28 +72,36 @@ function searchSheet<P>(index: SheetIndex<P> | undefined, row: number, col: numb
 function createPlacementIndex<P extends ReportPlacement>(
   placements: readonly P[],
 ): Map<string, WorkbookIndex<P>> {
-  const lists = new Map<string, Map<string, Entry<P>[]>>();
+  const lists = new Map<string, Record<Kind, Map<string, Entry<P>[]>>>();
   placements.forEach((placement, order) => {
     const range = placementRange(placement);
     if (!range) return;
     const name = placementSheetName(placement);
     const entry = { placement, order, range };
-    if (!lists.has(placement.workbookId)) lists.set(placement.workbookId, new Map());
+    if (!lists.has(placement.workbookId)) {
+      lists.set(placement.workbookId, { byId: new Map(), byNameWithoutId: new Map(), byName: new Map() });
+    }
     const wb = lists.get(placement.workbookId)!;
-    const add = (key: string) => {
-      const list = wb.get(key);
+    const add = (kind: Kind, key: string) => {
+      const list = wb[kind].get(key);
       if (list) list.push(entry);
-      else wb.set(key, [entry]);
+      else wb[kind].set(key, [entry]);
     };
-    if (placement.sheetId) add(`i${placement.sheetId}`);
+    if (placement.sheetId) add("byId", placement.sheetId);
     if (name !== null) {
-      add(`n${name}`);
-      if (!placement.sheetId) add(`w${name}`);
+      add("byName", name);
+      if (!placement.sheetId) add("byNameWithoutId", name);
     }
   });
+  const finish = (map: Map<string, Entry<P>[]>) =>
+    new Map([...map].map(([key, entries]) => [key, buildSheetIndex(entries)] as const));
   const index = new Map<string, WorkbookIndex<P>>();
   for (const [id, wb] of lists) {
-    index.set(id, new Map([...wb].map(([key, entries]) => [key, buildSheetIndex(entries)])));
+    index.set(id, {
+      byId: finish(wb.byId),
+      byNameWithoutId: finish(wb.byNameWithoutId),
+      byName: finish(wb.byName),
+    });
   }
   return index;
 }
@@ -102,11 +116,10 @@ export function indexPlacements(placements: readonly ReportPlacement[]): void {
     const cell = parseCell(at.cell);
     const wb = index.get(at.workbookId);
     if (!cell || !wb) return undefined;
-    const search = (key: string) => searchSheet(wb.get(key), cell.row, cell.col);
-    if (!at.sheetId) return search(`n${at.sheetName}`)?.placement;
+    if (!at.sheetId) return searchSheet(wb.byName.get(at.sheetName), cell.row, cell.col)?.placement;
     // A placement with this sheet id, or one without a sheet id on a sheet of this name: the first.
-    const byId = search(`i${at.sheetId}`);
-    const byName = search(`w${at.sheetName}`);
+    const byId = searchSheet(wb.byId.get(at.sheetId), cell.row, cell.col);
+    const byName = searchSheet(wb.byNameWithoutId.get(at.sheetName), cell.row, cell.col);
     return (byId && byName ? (byId.order < byName.order ? byId : byName) : (byId ?? byName))?.placement;
   });
 }
