@@ -167,7 +167,7 @@ export async function serveExcelPane(
   }
 }
 
-/** Whether the pane has kept a list for this session (taskpane/listCache.ts). */
+/** Whether the pane has kept a list for this session (src/hosts/list-cache.ts). */
 export async function listKept(page: Page): Promise<boolean> {
   return page.evaluate(() =>
     Object.keys(sessionStorage).some((key) => key.startsWith("reporting-platform:last-list:")),

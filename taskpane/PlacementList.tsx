@@ -126,6 +126,39 @@ const useStyles = makeStyles({
   },
 });
 
+/**
+ * The placements' keys in the order shown and each one's row, worked out when first asked: a list
+ * of 20,000 is first drawn without them (nothing is current or focused yet), not after them.
+ */
+export function orderOf(rows: readonly Row[]): {
+  keys: string[];
+  rowOf: Map<string, number>;
+  first?: string;
+} {
+  let built: { keys: string[]; rowOf: Map<string, number> } | undefined;
+  const build = () => {
+    if (!built) {
+      built = { keys: [], rowOf: new Map() };
+      for (const [i, row] of rows.entries()) {
+        if (row.kind !== "placement") continue;
+        built.keys.push(row.item.placement.key);
+        built.rowOf.set(row.item.placement.key, i);
+      }
+    }
+    return built;
+  };
+  const first = rows.find((row) => row.kind === "placement");
+  return {
+    get keys() {
+      return build().keys;
+    },
+    get rowOf() {
+      return build().rowOf;
+    },
+    first: first?.kind === "placement" ? first.item.placement.key : undefined,
+  };
+}
+
 function rowsOf(groups: readonly SheetGroup[]): Row[] {
   const rows: Row[] = [];
   for (const group of groups) {
@@ -172,17 +205,8 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   const styles = useStyles();
   const groups = useMemo(() => groupsOf(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
-  /** Placement keys in the order shown, and each one's row. */
-  const order = useMemo(() => {
-    const keys: string[] = [];
-    const rowOf = new Map<string, number>();
-    rows.forEach((row, i) => {
-      if (row.kind !== "placement") return;
-      keys.push(row.item.placement.key);
-      rowOf.set(row.item.placement.key, i);
-    });
-    return { keys, rowOf };
-  }, [rows]);
+  /** Placement keys in the order shown, and each one's row: worked out when first asked (orderOf). */
+  const order = useMemo(() => orderOf(rows), [rows]);
   const others = useMemo(() => placementsElsewhereByReport(elsewhere), [elsewhere]);
   const virtual = Math.max(here.length, props.unfilteredLength ?? 0) > VIRTUAL_ABOVE;
 
@@ -234,7 +258,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
   // moves focus), else the current placement, else the first. Not set on focus: a press focuses on
   // mousedown, and a render of the list between a press and its click is work for nothing.
   const [stopAt, setStopAt] = useState<string | null>(null);
-  const stopKey = [stopAt, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.keys[0];
+  const stopKey = [stopAt, current?.key].find((k) => k != null && order.rowOf.has(k)) ?? order.first;
 
   // A long list filtered (or loaded again) keeps the current placement in view.
   const currentKey = current?.key;

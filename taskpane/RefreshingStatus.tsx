@@ -1,5 +1,5 @@
 /**
- * "Refreshing…" while the list shown is the one last kept for this workbook (listCache.ts);
+ * "Refreshing…" while the list shown is the one last kept for this workbook (src/hosts/list-cache.ts);
  * announced politely when it appears.
  */
 import { Caption1 } from "@fluentui/react-components";

@@ -7,9 +7,9 @@ import { FluentProvider, type Theme } from "@fluentui/react-components";
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
+import { firstFrame, startFirstLoad } from "../src/hosts/list-cache.js";
 import { App } from "./App.js";
 import { lightTheme } from "./lightTheme.js";
-import { firstFrame, startFirstLoad } from "./listCache.js";
 
 // Inline, not a class: FluentProvider copies its className onto every portal's mount node (menus,
 // toasts), and a full-height portal node would cover the page.

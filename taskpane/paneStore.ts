@@ -29,8 +29,8 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../src/hosts/host.js";
+import { firstFrame, isConnected, keepList, takeFirstLoad } from "../src/hosts/list-cache.js";
 import { errorMessage } from "./errorMessage.js";
-import { firstFrame, isConnected, keepList, takeFirstLoad } from "./listCache.js";
 
 type PanePhase =
   /** Reading settings or the workbook for the first time. */
@@ -74,7 +74,7 @@ export interface PaneSnapshot {
   readonly loadFailure: unknown;
   /** A refresh is running (the list stays visible meanwhile). */
   readonly refreshing: boolean;
-  /** The list shown is the one last kept for this workbook (listCache.ts); the fresh one is loading. */
+  /** The list shown is the one last kept for this workbook (src/hosts/list-cache.ts); the fresh one is loading. */
   readonly stale: boolean;
   readonly problems: string[];
   readonly context: ActiveContext | null;
@@ -177,7 +177,7 @@ interface Base {
 export function createPaneStore(host: SpreadsheetHost, notify: (notice: Notice) => void): PaneStore {
   // What the first load started before the pane rendered has brought already: then the first
   // render shows the list (fresh, or the one kept for this workbook, refreshing), not a loading
-  // state followed by the list (listCache.ts).
+  // state followed by the list (src/hosts/list-cache.ts).
   const initial = firstFrame(host);
   const shown = initial?.snapshot;
   // The latest values, written when they are set (not when React renders next), so that a command
@@ -283,7 +283,7 @@ export function createPaneStore(host: SpreadsheetHost, notify: (notice: Notice) 
 
   const start = async (): Promise<void> => {
     set({ loadFailure: null, refreshing: true });
-    // Settings, the workbook and the list kept for it, asked for together (listCache.ts).
+    // Settings, the workbook and the list kept for it, asked for together (src/hosts/list-cache.ts).
     const first = takeFirstLoad(host);
     const epoch = settingsEpoch;
     // The kept list is shown only if it comes before anything fresher (the load, or setup).
@@ -506,7 +506,7 @@ export function createPaneStore(host: SpreadsheetHost, notify: (notice: Notice) 
   function afterChange(): void {
     const { phase, stale, sheets, reports, problems } = base;
     // The list as the user last saw it, kept for the next time the pane opens on this workbook
-    // (listCache.ts): after every load and every disconnect, never while the kept one is shown.
+    // (src/hosts/list-cache.ts): after every load and every disconnect, never while the kept one is shown.
     // Not on a move of the selection, which changes the context but not the list: keeping a long
     // list means writing all of it.
     const workbookId = base.context?.workbookId ?? "";

@@ -4,6 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import type { SpreadsheetHost } from "../src/hosts/host.js";
+import { useIndexWhenIdle } from "./indexWhenIdle.js";
 import { createPaneStore, type Notice, type PaneState } from "./paneStore.js";
 
 export { isConnected, loadDisconnectPlan, type Notice, type PaneState } from "./paneStore.js";
@@ -14,5 +15,7 @@ export function usePaneState(host: SpreadsheetHost, notify: (notice: Notice) => 
   const store = useMemo(() => createPaneStore(host, (notice) => notifyRef.current(notice)), [host]);
   useEffect(() => store.attach(), [store]);
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  // A long list is indexed for the selection's lookups once it is shown (indexWhenIdle.ts).
+  useIndexWhenIdle(snapshot.placed);
   return { ...snapshot, ...store.actions };
 }

@@ -147,9 +147,12 @@ export interface CellRange {
 
 export function rangeOf(start: string, end: string | null | undefined): CellRange | null {
   const a = parseCell(start);
-  if (!a) return null;
   const b = end ? parseCell(end) : a;
-  if (!b) return null;
+  return a && b ? rangeBetween(a, b) : null;
+}
+
+/** The rectangle with corners `a` and `b`, in either order. */
+export function rangeBetween(a: CellRef, b: CellRef): CellRange {
   return {
     top: Math.min(a.row, b.row),
     left: Math.min(a.col, b.col),

@@ -16,7 +16,7 @@ import {
   type RefreshInput,
   RefreshInputSchema,
   type Report,
-  TolerantReportSchema,
+  safeParseTolerantReport,
 } from "./schema.js";
 import type { HttpMethod } from "./transport.js";
 import * as z from "./zod.js";
@@ -43,6 +43,13 @@ function parseWith<S extends z.ZodMiniType>(schema: S, what: string) {
     if (!result.success) throw invalidResponse(what, describeIssues(result.error));
     return result.data;
   };
+}
+
+/** A report as the service answered it, read tolerantly (schema.ts, `safeParseTolerantReport`). */
+function readReport(json: unknown): Report {
+  const result = safeParseTolerantReport(json);
+  if (!result.success) throw invalidResponse("a report", describeIssues(result.error));
+  return result.data;
 }
 
 /** "externalWorkbookPlacements.0.syncStatus: expected string" — the first few issues, with paths. */
@@ -143,7 +150,7 @@ export const operations = {
         const problems: string[] = [];
         // One unreadable report must not hide the others: each item is read on its own.
         items.forEach((item, index) => {
-          const r = TolerantReportSchema.safeParse(item);
+          const r = safeParseTolerantReport(item);
           if (r.success) reports.push(r.data);
           else {
             const rec = item && typeof item === "object" ? (item as Record<string, unknown>) : {};
@@ -170,7 +177,7 @@ export const operations = {
       credential: "api-key",
       action: "read the report",
       deploymentId,
-      read: parseWith(TolerantReportSchema, "a report"),
+      read: readReport,
     };
   },
 
@@ -229,7 +236,7 @@ export const operations = {
       credential: "api-key",
       action: "disconnect the report",
       deploymentId,
-      read: parseWith(TolerantReportSchema, "a report"),
+      read: readReport,
     };
   },
 
@@ -247,7 +254,7 @@ export const operations = {
       credential: "api-key",
       action: "record the refresh",
       deploymentId,
-      read: parseWith(TolerantReportSchema, "a report"),
+      read: readReport,
     };
   },
 
@@ -269,7 +276,7 @@ export const operations = {
       credential: "api-key",
       action: "place the report",
       deploymentId,
-      read: parseWith(TolerantReportSchema, "a report"),
+      read: readReport,
     };
   },
 

@@ -4,7 +4,7 @@
  * `externalWorkbookPlacements` or the older top-level fields. Read by placements.ts (the disconnect
  * rules) and display.ts (how a placement is shown).
  */
-import { type CellRange, normalizeCell, parseLocation, rangeOf } from "./location.js";
+import { type CellRange, normalizeCell, parseCell, parseLocation, rangeBetween } from "./location.js";
 import type { Report, ReportPlacement } from "./schema.js";
 
 /**
@@ -58,13 +58,22 @@ export function placementEnd(p: ReportPlacement): string | null {
  */
 const ranges = new WeakMap<ReportPlacement, Readonly<CellRange> | null>();
 
-/** The cells a placement covers: anchor to end cell, or the anchor alone. */
+const cellOf = (text: string | null | undefined) => (text ? parseCell(text) : null);
+
+/**
+ * The cells a placement covers: anchor to end cell, or the anchor alone. The same as
+ * `rangeOf(placementAnchor(p), placementEnd(p))`, read without writing the cells out as text and
+ * parsing them again (test/core/placement-fields.test.ts).
+ */
 export function placementRange(p: ReportPlacement): Readonly<CellRange> | null {
   let range = ranges.get(p);
   if (range === undefined) {
-    const anchor = placementAnchor(p);
-    const read = anchor ? rangeOf(anchor, placementEnd(p)) : null;
-    range = read ? Object.freeze(read) : null;
+    // The usual placement names its anchor and end as cells ("B2"): read as they are, which is
+    // what placementAnchor and placementEnd make of a cell. Otherwise (a sheet or a range in them,
+    // or none) their readings, parsed back.
+    const a = cellOf(p.anchorCell) ?? cellOf(placementAnchor(p));
+    const b = a && (cellOf(p.endResultCell) ?? cellOf(placementEnd(p)) ?? a);
+    range = a && b ? Object.freeze(rangeBetween(a, b)) : null;
     ranges.set(p, range);
   }
   return range;

@@ -188,9 +188,13 @@ export function locatePlacement(
   };
 }
 
-function topLeft(p: PlacedReport): [number, number] {
+/**
+ * Where a placement sorts on its sheet: by its top row, then its left column (columns stop at
+ * 16,384); placements without a range last.
+ */
+function position(p: PlacedReport): number {
   const r = placementRange(p);
-  return r ? [r.top, r.left] : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  return r ? r.top * 16_385 + r.left : Number.MAX_VALUE;
 }
 
 /** This workbook's placements by sheet: sheets in workbook order, then sheets no longer there. */
@@ -208,14 +212,10 @@ export function groupBySheet(here: readonly PlacedReport[], sheets: readonly She
   const order = new Map(sheets.map((s, i) => [s.name, i]));
   const list = [...groups.values()];
   for (const g of list) {
-    // Each placement's corner read once, not in every comparison: a sheet of 5,000 placements
-    // would otherwise parse some 120,000 ranges to sort.
-    const corners = new Map(g.placements.map((entry) => [entry, topLeft(entry.placement)]));
-    g.placements.sort((a, b) => {
-      const [ar, ac] = corners.get(a) as [number, number];
-      const [br, bc] = corners.get(b) as [number, number];
-      return ar - br || ac - bc;
-    });
+    // Each placement's position read once, not in every comparison (a sheet of 5,000 placements
+    // is some 60,000 comparisons). The sort is stable: list order among equals.
+    const keyed = g.placements.map((entry) => [position(entry.placement), entry] as const);
+    g.placements = keyed.sort((a, b) => a[0] - b[0]).map((k) => k[1]);
   }
   return list.sort((a, b) => {
     const ai = order.get(a.sheetName) ?? Number.MAX_SAFE_INTEGER;

@@ -38,152 +38,48 @@ export {
 } from "./placement-fields.js";
 
 // ---------------------------------------------------------------------------------------------
-// Finding the placement under a cell: an index per workbook and sheet, built once per list.
+// Finding the placement under a cell.
 
-interface Entry<P> {
-  placement: P;
-  order: number;
-  range: CellRange;
+/**
+ * Lookups built for a list (placement-index.ts, `indexPlacements`: a list the user clicks through),
+ * by the list. Most lists are asked about once (a command, a plan), and going through a list once
+ * is cheaper than indexing it, so the index is not built here.
+ */
+const lookups = new WeakMap<readonly ReportPlacement[], (at: PlacementAt) => ReportPlacement | undefined>();
+
+/** Makes `lookup` answer findPlacementAt for `placements` (placement-index.ts). */
+export function keepPlacementLookup(
+  placements: readonly ReportPlacement[],
+  lookup: (at: PlacementAt) => ReportPlacement | undefined,
+): void {
+  lookups.set(placements, lookup);
 }
 
-interface SheetIndex<P> {
-  /** Entries sorted by top row, with the running maximum of bottom rows for early exit. */
-  entries: Entry<P>[];
-  maxBottom: number[];
-}
-
-interface WorkbookIndex<P> {
-  /** Placements that store a sheet id, by that id. */
-  bySheetId: Map<string, SheetIndex<P>>;
-  /** Placements without a sheet id, by sheet name. */
-  byNameWithoutId: Map<string, SheetIndex<P>>;
-  /** Every placement, by sheet name: used when the caller knows no sheet id. */
-  byName: Map<string, SheetIndex<P>>;
-}
-
-interface PlacementIndex<P extends ReportPlacement> {
-  /** The placement covering `at.cell`, or undefined. */
-  at(at: PlacementAt): P | undefined;
-}
-
-function buildSheetIndex<P>(entries: Entry<P>[]): SheetIndex<P> {
-  entries.sort((a, b) => a.range.top - b.range.top || a.order - b.order);
-  const maxBottom: number[] = [];
-  let max = 0;
-  for (const e of entries) {
-    max = Math.max(max, e.range.bottom);
-    maxBottom.push(max);
-  }
-  return { entries, maxBottom };
-}
-
-function searchSheet<P>(index: SheetIndex<P> | undefined, row: number, col: number): Entry<P> | undefined {
-  if (!index) return undefined;
-  const { entries, maxBottom } = index;
-  // Last entry whose top row is <= row.
-  let lo = 0;
-  let hi = entries.length - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (entries[mid]!.range.top <= row) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  let best: Entry<P> | undefined;
-  for (let i = last; i >= 0 && maxBottom[i]! >= row; i--) {
-    const e = entries[i]!;
-    if (rangeContains(e.range, { row, col }) && (!best || e.order < best.order)) best = e;
-  }
-  return best;
-}
-
-function pushTo<P>(map: Map<string, Entry<P>[]>, key: string, entry: Entry<P>) {
-  const list = map.get(key);
-  if (list) list.push(entry);
-  else map.set(key, [entry]);
-}
-
-function finish<P>(map: Map<string, Entry<P>[]>): Map<string, SheetIndex<P>> {
-  const out = new Map<string, SheetIndex<P>>();
-  for (const [k, v] of map) out.set(k, buildSheetIndex(v));
-  return out;
-}
-
-/** Builds the lookup index over a list of placements. */
-function createPlacementIndex<P extends ReportPlacement>(placements: readonly P[]): PlacementIndex<P> {
-  const raw = new Map<
-    string,
-    {
-      bySheetId: Map<string, Entry<P>[]>;
-      byNameWithoutId: Map<string, Entry<P>[]>;
-      byName: Map<string, Entry<P>[]>;
-    }
-  >();
-  placements.forEach((placement, order) => {
-    const range = placementRange(placement);
-    const name = placementSheetName(placement);
-    if (!range) return;
-    let wb = raw.get(placement.workbookId);
-    if (!wb) {
-      wb = { bySheetId: new Map(), byNameWithoutId: new Map(), byName: new Map() };
-      raw.set(placement.workbookId, wb);
-    }
-    const entry = { placement, order, range };
-    if (placement.sheetId) pushTo(wb.bySheetId, placement.sheetId, entry);
-    if (name !== null) {
-      pushTo(wb.byName, name, entry);
-      if (!placement.sheetId) pushTo(wb.byNameWithoutId, name, entry);
-    }
-  });
-  const index = new Map<string, WorkbookIndex<P>>();
-  for (const [id, wb] of raw) {
-    index.set(id, {
-      bySheetId: finish(wb.bySheetId),
-      byNameWithoutId: finish(wb.byNameWithoutId),
-      byName: finish(wb.byName),
-    });
-  }
-
-  return {
-    at(at) {
-      const wb = index.get(at.workbookId);
-      const cell = parseCell(at.cell);
-      if (!wb || !cell) return undefined;
-      let found: Entry<P> | undefined;
-      if (at.sheetId) {
-        // Same sheet means the same sheet id when both sides have one: a renamed sheet still
-        // matches, a sheet recreated under the same name (a new id) does not. A placement without
-        // a sheet id falls back to the sheet name.
-        const byId = searchSheet(wb.bySheetId.get(at.sheetId), cell.row, cell.col);
-        const byName = searchSheet(wb.byNameWithoutId.get(at.sheetName), cell.row, cell.col);
-        found = byId && byName ? (byId.order < byName.order ? byId : byName) : (byId ?? byName);
-      } else {
-        found = searchSheet(wb.byName.get(at.sheetName), cell.row, cell.col);
-      }
-      return found?.placement;
-    },
-  };
-}
-
-const cachedIndexes = new WeakMap<readonly ReportPlacement[], PlacementIndex<ReportPlacement>>();
+/** A range that contains no cell. */
+const NO_CELLS: CellRange = { top: 1, left: 1, bottom: 0, right: 0 };
 
 /**
  * The placement of `at.workbookId` whose range covers `at.cell` on the same sheet, or undefined.
- * When ranges overlap, the first in the list wins. The index is built once per array and cached:
- * treat the array as immutable (build a new one when placements change).
+ * Same sheet means the same sheet id when both sides have one: a renamed sheet still matches, a
+ * sheet recreated under the same name (a new id) does not; a placement without a sheet id, or a
+ * caller without one, goes by the sheet name. When ranges overlap, the first in the list wins.
+ * Goes through the list, or asks its index when one was built (`indexPlacements`).
  */
 export function findPlacementAt<P extends ReportPlacement>(
   placements: readonly P[],
   at: PlacementAt,
 ): P | undefined {
-  let index = cachedIndexes.get(placements) as PlacementIndex<P> | undefined;
-  if (!index) {
-    index = createPlacementIndex(placements);
-    cachedIndexes.set(placements, index as unknown as PlacementIndex<ReportPlacement>);
-  }
-  return index.at(at);
+  const indexed = lookups.get(placements);
+  if (indexed) return indexed(at) as P | undefined;
+  const cell = parseCell(at.cell);
+  return cell
+    ? placements.find(
+        (p) =>
+          p.workbookId === at.workbookId &&
+          (at.sheetId && p.sheetId ? p.sheetId === at.sheetId : placementSheetName(p) === at.sheetName) &&
+          rangeContains(placementRange(p) ?? NO_CELLS, cell),
+      )
+    : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

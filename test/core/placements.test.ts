@@ -10,6 +10,7 @@ import {
   selectPlacements,
   toDisconnectInput,
 } from "../../src/core/index.js";
+import { indexPlacements } from "../../src/core/placement-index.js";
 import { fullReport, placement } from "./fixtures.js";
 
 describe("placementsOf", () => {
@@ -40,7 +41,23 @@ describe("placementsOf", () => {
   });
 });
 
-describe("findPlacementAt", () => {
+// Both ways of answering: going through the list, and the index a long list gets (placement-index.ts).
+describe.each(["going through the list", "from its index"])("findPlacementAt, %s", (way) => {
+  const copies = new Map<readonly ReportPlacement[], ReportPlacement[]>();
+  /** The list as asked: itself, or an indexed copy of it (an index is kept per array). */
+  const asked = (list: readonly ReportPlacement[]) => {
+    if (way === "going through the list") return list;
+    let copy = copies.get(list);
+    if (!copy) {
+      copy = [...list];
+      indexPlacements(copy);
+      copies.set(list, copy);
+    }
+    return copy;
+  };
+  const find = (list: readonly ReportPlacement[], where: Parameters<typeof findPlacementAt>[1]) =>
+    findPlacementAt(asked(list), where);
+
   const placements = [
     placement({ id: "a", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "D5" }),
     placement({ id: "b", sheetId: "s1", sheetName: "Sales", anchorCell: "F2", endResultCell: "G3" }),
@@ -64,38 +81,38 @@ describe("findPlacementAt", () => {
   });
 
   it("finds the placement whose range covers the cell, anchor to end cell", () => {
-    expect(findPlacementAt(placements, at("B2"))?.id).toBe("a");
-    expect(findPlacementAt(placements, at("D5"))?.id).toBe("a");
-    expect(findPlacementAt(placements, at("c4"))?.id).toBe("a");
-    expect(findPlacementAt(placements, at("$G$3"))?.id).toBe("b");
-    expect(findPlacementAt(placements, at("E2"))).toBeUndefined();
-    expect(findPlacementAt(placements, at("B6"))).toBeUndefined();
+    expect(find(placements, at("B2"))?.id).toBe("a");
+    expect(find(placements, at("D5"))?.id).toBe("a");
+    expect(find(placements, at("c4"))?.id).toBe("a");
+    expect(find(placements, at("$G$3"))?.id).toBe("b");
+    expect(find(placements, at("E2"))).toBeUndefined();
+    expect(find(placements, at("B6"))).toBeUndefined();
   });
 
   it("covers the anchor alone when there is no end cell", () => {
-    expect(findPlacementAt(placements, at("A1", "Notes", "n1"))?.id).toBe("c");
-    expect(findPlacementAt(placements, at("A2", "Notes", "n1"))).toBeUndefined();
+    expect(find(placements, at("A1", "Notes", "n1"))?.id).toBe("c");
+    expect(find(placements, at("A2", "Notes", "n1"))).toBeUndefined();
   });
 
   it("only looks in the given workbook", () => {
-    expect(findPlacementAt(placements, at("B2", "Sales", "s1", "wb-2"))?.id).toBe("d");
-    expect(findPlacementAt(placements, at("B2", "Sales", "s1", "wb-3"))).toBeUndefined();
+    expect(find(placements, at("B2", "Sales", "s1", "wb-2"))?.id).toBe("d");
+    expect(find(placements, at("B2", "Sales", "s1", "wb-3"))).toBeUndefined();
   });
 
   it("matches a renamed sheet by its id", () => {
-    expect(findPlacementAt(placements, at("B2", "Revenue", "s1"))?.id).toBe("a");
+    expect(find(placements, at("B2", "Revenue", "s1"))?.id).toBe("a");
   });
 
   it("does not match a sheet recreated under the same name with another id", () => {
-    expect(findPlacementAt(placements, at("B2", "Sales", "s9"))).toBeUndefined();
+    expect(find(placements, at("B2", "Sales", "s9"))).toBeUndefined();
   });
 
   it("falls back to the sheet name when either side has no sheet id", () => {
-    expect(findPlacementAt(placements, at("B2", "Sales", null))?.id).toBe("a");
-    expect(findPlacementAt(placements, at("C3", "Old Data", "x"))?.resultLocation).toBe("'Old Data'!B2");
+    expect(find(placements, at("B2", "Sales", null))?.id).toBe("a");
+    expect(find(placements, at("C3", "Old Data", "x"))?.resultLocation).toBe("'Old Data'!B2");
   });
 
-  it("stays fast with many placements: the same answers from an index over 2,000", () => {
+  it("answers over 2,000 placements", () => {
     const many = Array.from({ length: 2000 }, (_, i) =>
       placement({
         id: `m${i}`,
@@ -105,9 +122,9 @@ describe("findPlacementAt", () => {
         endResultCell: `C${i * 10 + 5}`,
       }),
     );
-    expect(findPlacementAt(many, at("B1993", "S9", "s9"))?.id).toBe("m199");
-    expect(findPlacementAt(many, at("B1997", "S9", "s9"))).toBeUndefined();
-    expect(findPlacementAt(many, at("C19995", "Renamed", "s9"))?.id).toBe("m1999");
+    expect(find(many, at("B1993", "S9", "s9"))?.id).toBe("m199");
+    expect(find(many, at("B1997", "S9", "s9"))).toBeUndefined();
+    expect(find(many, at("C19995", "Renamed", "s9"))?.id).toBe("m1999");
   });
 });
 

@@ -35,15 +35,15 @@ import type {
   SpreadsheetHost,
   WorkbookSnapshot,
 } from "../../src/hosts/host.js";
+import { forgetKeptLists } from "../../src/hosts/list-cache.js";
 import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 // And of connect-workbook (create, update, addressOnly).
 import { connectPlacement } from "../../src/sandbox/placing.js";
-import { forgetKeptLists } from "../../taskpane/listCache.js";
 import { WAIT_LIMIT_MS } from "./waits.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// Each test opens the pane in a fresh session: no list kept by an earlier test (listCache.ts).
+// Each test opens the pane in a fresh session: no list kept by an earlier test (src/hosts/list-cache.ts).
 beforeEach(() => forgetKeptLists());
 
 // jsdom lacks a few browser APIs Fluent reaches for.

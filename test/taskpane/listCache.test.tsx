@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The first screen (listCache.ts): settings and the workbook are asked for together, not one after
+ * The first screen (src/hosts/list-cache.ts): settings and the workbook are asked for together, not one after
  * the other, and before the pane renders; a first load that has arrived is what the first render
  * shows; the list last shown for this workbook is shown at once, marked "Refreshing…" in a status
  * region, until the fresh list replaces it; a list is kept per workbook only.
@@ -8,7 +8,7 @@
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PublicSettings, WorkbookSnapshot } from "../../src/hosts/host.js";
-import { forgetKeptLists, startFirstLoad } from "../../taskpane/listCache.js";
+import { forgetKeptLists, startFirstLoad } from "../../src/hosts/list-cache.js";
 import { FIRST_FRAME_WAIT_MS, mountTaskPane } from "../../taskpane/mount.js";
 import { CONNECTED, ctx, deferred, FakeHost, report, WORKBOOK_ID, waitFor } from "../support/fakeHost.js";
 import { renderPane } from "../support/pane.js";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/core/errors.js";
-import { startFirstLoad } from "../../taskpane/listCache.js";
+import { startFirstLoad } from "../../src/hosts/list-cache.js";
 import {
   createPaneStore,
   mountedPane,

@@ -4,34 +4,8 @@
  * apart, and a type-only one is a value cycle waiting for its first value). Read from the source
  * text: each relative `import ... from` or `export ... from`, resolved to its file.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of ["src", "taskpane"].flatMap((d) => sourceFiles(join(ROOT, d)))) {
-    const text = readFileSync(file, "utf8");
-    const targets = new Set<string>();
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.[^"']+)["']/g)) {
-      const base = resolve(dirname(file), m[1]!).replace(/\.js$/, "");
-      const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((f) => existsSync(f));
-      if (target) targets.add(relative(ROOT, target));
-    }
-    graph.set(relative(ROOT, file), [...targets]);
-  }
-  return graph;
-}
+import { importGraph } from "../support/import-graph.js";
 
 /** Each cycle's modules (Tarjan's strongly connected components of more than one module). */
 function cycles(graph: Map<string, string[]>): string[][] {

@@ -1,15 +1,16 @@
 /**
  * What the Excel page starts before the pane's code has run, so that the first list does not wait
  * for it: the service's transport with the add-in server's config, the gateway's code, the host,
- * and the first screen's reads (taskpane/listCache.ts). first-load.ts, a small early script of the
+ * and the first screen's reads (src/hosts/list-cache.ts). first-load.ts, a small early script of the
  * page, calls `prepareExcel` as soon as it runs and `startExcel` once Office is ready; main.ts, the
  * pane's module, takes the same host from `startExcel` when it runs, whichever came first.
  */
-import { startFirstLoad } from "../../../taskpane/listCache.js";
+
 import { once } from "../../core/once.js";
 import type { Transport } from "../../core/transport.js";
 import { loadDirectGatewayCode, SETTINGS_KEY } from "../direct-gateway.js";
 import type { SecretStore } from "../host.js";
+import { startFirstLoad } from "../list-cache.js";
 import { createExcelHost, type ExcelHost } from "./host.js";
 import { officeGlobals } from "./office.js";
 import { createExcelSecretStore } from "./secrets.js";

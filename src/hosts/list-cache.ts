@@ -1,23 +1,20 @@
 /**
  * The pane's first screen without a request waterfall: settings, the workbook (its context, sheets
  * and reports) and the list last shown for this workbook are asked for at once (`startFirstLoad`).
- * The last list is shown straight away, marked "Refreshing…" (RefreshingStatus.tsx, a polite
- * live region), until the fresh one replaces it. No React here: a page may start the first load
- * before the pane's code has loaded (the Excel page does, from its first script).
+ * The last list is shown straight away, marked "Refreshing…" (taskpane/RefreshingStatus.tsx, a
+ * polite live region), until the fresh one replaces it. No React here, and under src/hosts/ rather
+ * than taskpane/: a page may start the first load before the pane's code has loaded (the Excel page
+ * does, from its first script, src/hosts/excel/start.ts), and a host never imports the pane. The
+ * pane takes what was started (`takeFirstLoad`) and keeps each list it shows (`keepList`); it
+ * reaches the host only through the interface in host.ts.
  *
  * Where the last list is kept: in memory for the page's life, and in the page's sessionStorage
  * (this browser tab's session only, gone when it closes) so that a reopened pane finds it. It is
  * what the pane already shows (report names, places, states), never settings or keys; see
  * docs/security.md.
  */
-import type { Report } from "../src/core/schema.js";
-import type {
-  ActiveContext,
-  PublicSettings,
-  SheetInfo,
-  SpreadsheetHost,
-  WorkbookSnapshot,
-} from "../src/hosts/host.js";
+import type { Report } from "../core/schema.js";
+import type { ActiveContext, PublicSettings, SheetInfo, SpreadsheetHost, WorkbookSnapshot } from "./host.js";
 
 /** What is kept of a workbook's last list. */
 interface KeptList {
