@@ -80,3 +80,9 @@ export function mountTaskPane(container: HTMLElement, host: SpreadsheetHost): ()
     root.unmount();
   };
 }
+
+/**
+ * The mounted pane's store, for a page that runs a command the pane should carry out (Excel's
+ * right-click, taskpane/paneStore.ts): pages reach the pane through this module only.
+ */
+export { mountedPane } from "./paneStore.js";

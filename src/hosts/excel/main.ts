@@ -9,8 +9,7 @@
  * loads; what the first screen does not run, the command's code, is loaded apart, started here at
  * once.
  */
-import { mountTaskPane } from "../../../taskpane/mount.js";
-import { mountedPane } from "../../../taskpane/paneStore.js";
+import { mountedPane, mountTaskPane } from "../../../taskpane/mount.js";
 import { once } from "../../core/once.js";
 import type { CommandOutcome } from "./commands.js";
 import { disconnectHereEarly } from "./early-command.js";
