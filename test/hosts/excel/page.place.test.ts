@@ -1,74 +1,20 @@
-/**
- * Place a report here, Undo of a disconnect, and hand edits in the built Excel pane (dist/excel) in
- * Chromium, served over HTTPS by the add-in server, against the local Reporting Platform started
- * with `--no-cors`: every call goes through the add-in server's relay. Office.js is the stand-in
- * (office-stand-in.ts) with cells held to Excel's rules (excel-cells.ts, bundled into the page), as
- * in page.refresh.test.ts.
- *
- * Each test starts from a fresh sandbox. What is asserted is what the user sees (the picker, the
- * list's rows, the messages) and what the workbook and the service hold afterwards (the stand-in's
- * cells and document properties, the placement's record).
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { devCertificate } from "../../../src/addin-server/dev-certs.js";
-import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
-import { parseTenantList } from "../../../src/addin-server/tenants.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it, vi } from "vitest";
 import { placementsOf } from "../../../src/core/placements.js";
 import type { Report, ReportPlacement } from "../../../src/core/schema.js";
 import { WORKBOOK_ID_PROPERTY } from "../../../src/hosts/excel/host.js";
-import { DEMO_AGENT_KEY, DEMO_API_KEY, demoSeed } from "../../../src/sandbox/demo.js";
+import { DEMO_API_KEY, demoSeed } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import type { Seed } from "../../../src/sandbox/seed.js";
-import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
-import { excelCellsScript, OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
+import { excelPaneHarness } from "../../support/excel-pane.js";
+import type { SpawnedSandbox } from "../../support/spawn-sandbox.js";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 const SHEET = Object.fromEntries(DEMO_WORKBOOK.sheets.map((s) => [s.name, s.id])) as Record<string, string>;
 /** "Churn Watchlist": a small demo report, placed once in the demo workbook (at Summary!B28). */
 const CHURN = 110;
 
-let certs: string;
-let tls: Awaited<ReturnType<typeof devCertificate>>;
-let launched: LaunchedBrowser;
-let browser: Browser;
-let cells: string;
-/** What each test started, stopped after it. */
-let running: { sandbox: SpawnedSandbox; server: RunningAddinServer } | null = null;
-
-beforeAll(async () => {
-  certs = mkdtempSync(join(tmpdir(), "excel-place-certs-"));
-  [tls, cells] = await Promise.all([devCertificate(certs), excelCellsScript()]);
-  launched = await launchBrowser();
-  browser = launched.browser;
-});
-
-afterEach(async () => {
-  if (!running) return;
-  await Promise.all([running.server.close(), running.sandbox.stop()]);
-  running = null;
-});
-
-afterAll(async () => {
-  await launched?.close();
-  rmSync(certs, { recursive: true, force: true });
-});
-
-interface Pane {
-  page: Page;
-  sandbox: SpawnedSandbox;
-  /** Calls the page made to the tenant itself (none: a `--no-cors` tenant refuses them). */
-  direct: string[];
-  relayed: string[];
-  errors: string[];
-}
+const openPane = excelPaneHarness();
 
 type Office = {
   __office: {
@@ -78,69 +24,6 @@ type Office = {
     cells: { value(s: string, a: string): unknown; type(s: string, a: string, v: unknown[][]): void };
   };
 };
-
-/**
- * A fresh `--no-cors` sandbox with the demo data, the add-in server listing it, and the pane opened
- * as Excel opens it with the active cell at `cell` of Summary. `custom`: the workbook's document
- * properties (the demo workbook's id by default).
- */
-async function openPane(options: {
-  cell: string;
-  custom?: Record<string, string>;
-  /** Tabs renamed in Excel since the placements were recorded (old name to new; ids kept). */
-  renamed?: Record<string, string>;
-  /** The active cell's sheet (Summary by default). */
-  sheet?: string;
-  /** The sandbox's data (the demo's by default). */
-  seed?: Seed;
-}): Promise<Pane> {
-  const sandbox = await spawnSandbox(options.seed, { args: ["--no-cors"] });
-  const server = await startAddinServer({
-    distDir: DIST,
-    port: 0,
-    tenants: parseTenantList([sandbox.url]),
-    tls,
-  });
-  running = { sandbox, server };
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  const direct: string[] = [];
-  const relayed: string[] = [];
-  const errors: string[] = [];
-  const relayHost = new URL(sandbox.url).host;
-  page.on("request", (r) => {
-    if (r.url().startsWith(`${sandbox.url}/`)) direct.push(`${r.method()} ${r.url()}`);
-    if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  const standIn = await officeStandIn({
-    workbookName: DEMO_WORKBOOK.name,
-    custom: options.custom ?? { [WORKBOOK_ID_PROPERTY]: DEMO_WORKBOOK.id },
-    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name: options.renamed?.[name] ?? name })),
-    active: { sheet: options.sheet ?? "Summary", cell: options.cell },
-    storage: {
-      "reporting-platform/settings": JSON.stringify({
-        tenantUrl: sandbox.url,
-        apiKey: DEMO_API_KEY,
-        deploymentId: 1,
-        chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
-        agentApiKey: DEMO_AGENT_KEY,
-        externalId: "ann@example.com",
-      }),
-    },
-    cells,
-  });
-  const origin = new URL(server.url).origin;
-  await page.route("**/*", async (route) => {
-    const target = route.request().url();
-    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
-    if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
-    return route.abort();
-  });
-  await page.goto(`${server.url}/taskpane.html`);
-  await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
-  return { page, sandbox, direct, relayed, errors };
-}
 
 /** The list's row of the placement shown at `where` ("Summary!B2:F8"). */
 function row(page: Page, where: string) {

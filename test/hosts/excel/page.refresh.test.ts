@@ -1,141 +1,27 @@
-/**
- * Refresh in the built Excel pane (dist/excel) in Chromium, served over HTTPS by the add-in server,
- * against the local Reporting Platform started with `--no-cors`: every call (the list, the data
- * token, the data API's load, the record) goes through the add-in server's relay. Office.js is the
- * stand-in (office-stand-in.ts) with cells held to Excel's rules (excel-cells.ts, bundled into the
- * page): writes applied by `context.sync()`, a sync over 5 MB refused, every sync counted.
- *
- * Each test starts from a fresh sandbox, so what one refreshes or records is not another's start.
- * What is asserted is what the user sees (labels, row statuses, messages, where focus is) and what
- * the workbook and the service hold afterwards (the stand-in's cells, the placement's record).
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { devCertificate } from "../../../src/addin-server/dev-certs.js";
-import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
-import { parseTenantList } from "../../../src/addin-server/tenants.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it, vi } from "vitest";
 import { formatCell, parseCell } from "../../../src/core/location.js";
 import { placementsOf } from "../../../src/core/placements.js";
 import type { Report, ReportPlacement } from "../../../src/core/schema.js";
-import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
+import { DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from "../../support/excel-cells.js";
-import { excelCellsScript, OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
-import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
+import { type ExcelPane, excelPaneHarness, type OpenExcelPane } from "../../support/excel-pane.js";
+import type { SpawnedSandbox } from "../../support/spawn-sandbox.js";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 const SHEET = Object.fromEntries(DEMO_WORKBOOK.sheets.map((s) => [s.name, s.id])) as Record<string, string>;
 
-let certs: string;
-let tls: Awaited<ReturnType<typeof devCertificate>>;
-let launched: LaunchedBrowser;
-let browser: Browser;
-let cells: string;
-/** What each test started, stopped after it. */
-let running: { sandbox: SpawnedSandbox; server: RunningAddinServer } | null = null;
+const openExcelPane = excelPaneHarness();
 
-beforeAll(async () => {
-  certs = mkdtempSync(join(tmpdir(), "excel-refresh-certs-"));
-  [tls, cells] = await Promise.all([devCertificate(certs), excelCellsScript()]);
-  launched = await launchBrowser();
-  browser = launched.browser;
-});
+type Pane = ExcelPane;
 
-afterEach(async () => {
-  if (!running) return;
-  await Promise.all([running.server.close(), running.sandbox.stop()]);
-  running = null;
-});
-
-afterAll(async () => {
-  await launched?.close();
-  rmSync(certs, { recursive: true, force: true });
-});
-
-interface Pane {
-  page: Page;
-  sandbox: SpawnedSandbox;
-  /** Calls the page made to the tenant itself (none: a `--no-cors` tenant refuses them). */
-  direct: string[];
-  relayed: string[];
-  errors: string[];
-  /** The scripts of the workers the page started. */
-  workers: string[];
-}
-
-/**
- * A fresh `--no-cors` sandbox (with `sandboxArgs`), the add-in server listing it, and the pane
- * opened as Excel opens it with the active cell at `cell` of Summary.
- */
-async function openPane(
-  options: {
-    cell?: string;
-    sandboxArgs?: string[];
-    /** What happens to the tenant before the pane opens (a report placed, a query changed). */
-    before?: (sandbox: SpawnedSandbox) => Promise<void>;
-    /** Requests the page makes, seen (and held, or let through) before they reach the add-in server. */
-    intercept?: (route: Route) => Promise<void> | undefined;
-  } = {},
-): Promise<Pane> {
-  const sandbox = await spawnSandbox(undefined, { args: ["--no-cors", ...(options.sandboxArgs ?? [])] });
-  const server = await startAddinServer({
-    distDir: DIST,
-    port: 0,
-    tenants: parseTenantList([sandbox.url]),
-    tls,
-  });
-  running = { sandbox, server };
-  await options.before?.(sandbox);
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  const direct: string[] = [];
-  const relayed: string[] = [];
-  const errors: string[] = [];
-  const relayHost = new URL(sandbox.url).host;
-  page.on("request", (r) => {
-    if (r.url().startsWith(`${sandbox.url}/`)) direct.push(`${r.method()} ${r.url()}`);
-    if (r.url().includes(`/relay/${relayHost}/`)) relayed.push(`${r.method()} ${r.url()}`);
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  const workers: string[] = [];
-  page.on("worker", (w) => workers.push(w.url()));
-  const standIn = await officeStandIn({
-    workbookName: DEMO_WORKBOOK.name,
-    custom: { ReportingPlatformWorkbookId: DEMO_WORKBOOK.id },
-    sheets: DEMO_WORKBOOK.sheets.map(({ id, name }) => ({ id, name })),
-    active: { sheet: "Summary", cell: options.cell ?? "A1" },
-    storage: {
-      "reporting-platform/settings": JSON.stringify({
-        tenantUrl: sandbox.url,
-        apiKey: DEMO_API_KEY,
-        deploymentId: 1,
-        chatUrl: `${sandbox.url}/api/v1/public/sandbox/agents/sales-agent/chat/stream-chat-state`,
-        agentApiKey: DEMO_AGENT_KEY,
-        externalId: "ann@example.com",
-      }),
-    },
-    cells,
-  });
-  const origin = new URL(server.url).origin;
-  await page.route("**/*", async (route) => {
-    const target = route.request().url();
-    if (target === OFFICE_JS) return route.fulfill({ contentType: "text/javascript", body: standIn });
-    const held = options.intercept?.(route);
-    if (held) return held;
-    if (target.startsWith(origin) || target.startsWith(sandbox.url)) return route.continue();
-    return route.abort();
-  });
-  await page.goto(`${server.url}/taskpane.html`);
-  await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
-  await row(page, "Summary!B2:F8").waitFor();
-  return { page, sandbox, direct, relayed, errors, workers };
+/** The pane opened (as `excelPaneHarness` does), once the demo's first placement is listed. */
+async function openPane(options: OpenExcelPane = {}): Promise<Pane> {
+  const pane = await openExcelPane(options);
+  await row(pane.page, "Summary!B2:F8").waitFor();
+  return pane;
 }
 
 /** The list's row of the placement shown at `where` ("Summary!B2:F8"). */
