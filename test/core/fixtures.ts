@@ -1,3 +1,4 @@
+import type { LoadAnswer } from "../../src/core/data-api.js";
 import type { Report, ReportPlacement } from "../../src/core/schema.js";
 
 /** A full Report as platform-api.md draws it: every field present. */
@@ -69,4 +70,50 @@ export function placement(overrides: Partial<ReportPlacement> = {}): ReportPlace
     workbookName: "Q3 Review.xlsx",
     ...overrides,
   };
+}
+
+/**
+ * A report on one placement at B2 of `sheet`, whose query is `rows` orders by region and city, and
+ * the data API's answer to it (every value distinct enough to catch a row or column out of place).
+ */
+export function ordersByCity(
+  rows: number,
+  sheet: { id: string; name: string },
+  placementId: string,
+): { query: Record<string, unknown>; report: Report; answer: LoadAnswer } {
+  const query = { dimensions: ["orders.region", "orders.city"], measures: ["orders.count"], limit: rows };
+  const report = fullReport({
+    id: 7,
+    jsonQuery: JSON.stringify(query),
+    pivotItems: null,
+    externalWorkbookPlacements: [
+      placement({
+        id: placementId,
+        sheetId: sheet.id,
+        sheetName: sheet.name,
+        anchorCell: "B2",
+        endResultCell: "B2",
+      }),
+    ],
+  });
+  const answer: LoadAnswer = {
+    query,
+    data: Array.from({ length: rows }, (_, i) => ({
+      "orders.region": `Region ${i % 7}`,
+      "orders.city": `City number ${i}`,
+      "orders.count": String(i * 3),
+    })),
+    annotation: {
+      measures: { "orders.count": { title: "Count", shortTitle: "Count", type: "number" } },
+      dimensions: {
+        "orders.region": { title: "Region", shortTitle: "Region", type: "string" },
+        "orders.city": { title: "City", shortTitle: "City", type: "string" },
+      },
+      segments: {},
+      timeDimensions: {},
+    },
+    lastRefreshTime: null,
+    total: rows,
+  };
+  return { query, report, answer };
 }

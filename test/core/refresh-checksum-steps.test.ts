@@ -8,7 +8,6 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
   type GridCell,
-  type LoadAnswer,
   type PreparedResult,
   placedReports,
   planRefresh,
@@ -20,7 +19,7 @@ import {
   runRefreshSync,
 } from "../../src/core/index.js";
 import { editedRows, editedRowsOfChecksum, resultChecksumSteps } from "../../src/core/result-checksum.js";
-import { fullReport, placement } from "./fixtures.js";
+import { ordersByCity } from "./fixtures.js";
 
 /** Every SHA-256 the checksum computes, counted: one per chunk hashed. */
 const hashes = vi.hoisted(() => ({ count: 0 }));
@@ -111,40 +110,7 @@ const SHEET = { id: "s1", name: "Sales" };
 const ROWS = 3_000;
 
 function setup() {
-  const query = { dimensions: ["orders.region", "orders.city"], measures: ["orders.count"], limit: ROWS };
-  const report = fullReport({
-    id: 7,
-    jsonQuery: JSON.stringify(query),
-    pivotItems: null,
-    externalWorkbookPlacements: [
-      placement({
-        id: "p1",
-        sheetId: SHEET.id,
-        sheetName: SHEET.name,
-        anchorCell: "B2",
-        endResultCell: "B2",
-      }),
-    ],
-  });
-  const answer: LoadAnswer = {
-    query,
-    data: Array.from({ length: ROWS }, (_, i) => ({
-      "orders.region": `Region ${i % 7}`,
-      "orders.city": `City number ${i}`,
-      "orders.count": String(i * 3),
-    })),
-    annotation: {
-      measures: { "orders.count": { title: "Count", shortTitle: "Count", type: "number" } },
-      dimensions: {
-        "orders.region": { title: "Region", shortTitle: "Region", type: "string" },
-        "orders.city": { title: "City", shortTitle: "City", type: "string" },
-      },
-      segments: {},
-      timeDimensions: {},
-    },
-    lastRefreshTime: null,
-    total: ROWS,
-  };
+  const { report, answer } = ordersByCity(ROWS, SHEET, "p1");
   const item = planRefresh(placedReports([report]), { kind: "all" }, [SHEET]).items[0]!;
   return { report, answer, item };
 }

@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import {
   type DataEffect,
   type GridCell,
-  type LoadAnswer,
   PlatformError,
   placedReports,
   planRefresh,
@@ -23,40 +22,11 @@ import { readBodyBytes } from "../../src/core/transport.js";
 import { refreshWithGateway } from "../../src/hosts/direct-refresh.js";
 import type { WorkerLike } from "../../src/hosts/prepare-off-thread.js";
 import { servePreparation } from "../../src/hosts/prepare-result.js";
-import { fullReport, placement } from "../core/fixtures.js";
+import { ordersByCity } from "../core/fixtures.js";
 
 const SHEET = { id: "{S1}", name: "Sales" };
 const ROWS = 2_000;
-const QUERY = { dimensions: ["orders.region", "orders.city"], measures: ["orders.count"], limit: ROWS };
-
-const answer: LoadAnswer = {
-  query: QUERY,
-  data: Array.from({ length: ROWS }, (_, i) => ({
-    "orders.region": `Region ${i % 7}`,
-    "orders.city": `City number ${i}`,
-    "orders.count": String(i * 3),
-  })),
-  annotation: {
-    measures: { "orders.count": { title: "Count", shortTitle: "Count", type: "number" } },
-    dimensions: {
-      "orders.region": { title: "Region", shortTitle: "Region", type: "string" },
-      "orders.city": { title: "City", shortTitle: "City", type: "string" },
-    },
-    segments: {},
-    timeDimensions: {},
-  },
-  lastRefreshTime: null,
-  total: ROWS,
-};
-
-const report = fullReport({
-  id: 7,
-  jsonQuery: JSON.stringify(QUERY),
-  pivotItems: null,
-  externalWorkbookPlacements: [
-    placement({ id: "p7", sheetId: SHEET.id, sheetName: SHEET.name, anchorCell: "B2", endResultCell: "B2" }),
-  ],
-});
+const { report, answer } = ordersByCity(ROWS, SHEET, "p7");
 const items = planRefresh(placedReports([report]), { kind: "all" }, [SHEET]).items;
 const grid = reportGrid(report, answer);
 const LIMITS = { maxBlockBytes: 20_000, maxReadCells: 200_000 };
