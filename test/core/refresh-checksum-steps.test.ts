@@ -19,20 +19,15 @@ import {
   runRefreshSync,
 } from "../../src/core/index.js";
 import { editedRows, editedRowsOfChecksum, resultChecksumSteps } from "../../src/core/result-checksum.js";
+import { hashes } from "../support/hash-count.js";
 import { ordersByCity } from "./fixtures.js";
 
-/** Every SHA-256 the checksum computes, counted: one per chunk hashed. */
-const hashes = vi.hoisted(() => ({ count: 0 }));
-vi.mock("@noble/hashes/sha2.js", async (original) => {
-  const m = await original<typeof import("@noble/hashes/sha2.js")>();
-  return {
-    ...m,
-    sha256: (bytes: Uint8Array) => {
-      hashes.count++;
-      return m.sha256(bytes);
-    },
-  };
-});
+// Every SHA-256 the checksum computes, counted (test/support/hash-count.ts).
+vi.mock("@noble/hashes/sha2.js", async (original) =>
+  (await import("../support/hash-count.js")).countingSha2(
+    await original<typeof import("@noble/hashes/sha2.js")>(),
+  ),
+);
 
 function gridOf(rows: number, columns: number): GridCell[][] {
   return Array.from({ length: rows }, (_, r) =>

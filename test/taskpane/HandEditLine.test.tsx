@@ -19,20 +19,15 @@ import {
   WORKBOOK_ID,
   waitFor,
 } from "../support/fakeHost.js";
+import { hashes } from "../support/hash-count.js";
 import { renderPane } from "../support/pane.js";
 
-/** Every SHA-256 the checksum computes, counted (one per chunk hashed); the hash itself unchanged. */
-const hashes = vi.hoisted(() => ({ count: 0 }));
-vi.mock("@noble/hashes/sha2.js", async (original) => {
-  const m = await original<typeof import("@noble/hashes/sha2.js")>();
-  return {
-    ...m,
-    sha256: (bytes: Uint8Array) => {
-      hashes.count++;
-      return m.sha256(bytes);
-    },
-  };
-});
+// Every SHA-256 the checksum computes, counted (test/support/hash-count.ts).
+vi.mock("@noble/hashes/sha2.js", async (original) =>
+  (await import("../support/hash-count.js")).countingSha2(
+    await original<typeof import("@noble/hashes/sha2.js")>(),
+  ),
+);
 
 /** What was written at Sales!B2:C5. */
 const GRID = [
