@@ -123,3 +123,24 @@ export function median(values: readonly number[]): number {
 }
 
 export const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/**
+ * Presses a key (Shift: it types nothing) every 50 ms until `done` settles, as a user working
+ * during a long task would; resolves with the number of presses once `done` has (its error thrown).
+ * The page records how long each press waited for its handler.
+ */
+export async function pressUntil(page: Page, done: Promise<unknown>): Promise<number> {
+  let finished = false;
+  const settled = () => {
+    finished = true;
+  };
+  void done.then(settled, settled);
+  let presses = 0;
+  while (!finished) {
+    await page.keyboard.press("Shift");
+    presses++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await done;
+  return presses;
+}

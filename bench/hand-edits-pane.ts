@@ -21,6 +21,7 @@ import type { CDPSession, Page } from "playwright-core";
 import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";
 import { launchBrowser } from "../test/support/browser.js";
 import { excelCellsScript } from "../test/support/office-stand-in.js";
+import { pressUntil } from "./browser-timing.js";
 import { serveExcelPane } from "./excel-pane.js";
 import { goalLine } from "./goal.js";
 import { seed } from "./refresh-pane.js";
@@ -109,22 +110,7 @@ async function compareWhileTyping(page: Page, cell: string, ranges: number): Pro
     .locator('[data-hand-edits="edited"]')
     .filter({ hasText: expected })
     .waitFor({ timeout: 300_000 });
-  let finished = false;
-  void done.then(
-    () => {
-      finished = true;
-    },
-    () => {
-      finished = true;
-    },
-  );
-  let presses = 0;
-  while (!finished) {
-    await page.keyboard.press("Shift");
-    presses++;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await done;
+  const presses = await pressUntil(page, done);
   const ms = Date.now() - t0;
   const measured = await page.evaluate(() => {
     const m = (window as unknown as Office).__measure;

@@ -19,6 +19,7 @@ import { DEMO_API_KEY, DEMO_DEPLOYMENTS } from "../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";
 import { parseSeed } from "../src/sandbox/seed.js";
 import { launchBrowser } from "../test/support/browser.js";
+import { pressUntil } from "./browser-timing.js";
 import { serveExcelPane } from "./excel-pane.js";
 import { goalLine } from "./goal.js";
 
@@ -202,22 +203,7 @@ export async function run(): Promise<void> {
       .getByText(/Refreshed Order lines|Not refreshed/)
       .first()
       .waitFor({ timeout: 240_000 });
-    let finished = false;
-    void done.then(
-      () => {
-        finished = true;
-      },
-      () => {
-        finished = true;
-      },
-    );
-    let presses = 0;
-    while (!finished) {
-      await page.keyboard.press("Shift");
-      presses++;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await done;
+    const presses = await pressUntil(page, done);
     const ms = Date.now() - t0;
     if (trace) await launched.browser.stopTracing();
     if (cdp && profile) {
