@@ -196,6 +196,18 @@ export function dataRow(i: number): Record<string, string> {
   };
 }
 
+/** The grid a refresh or a place writes of `rows` rows: a header row, then each data row (the day as its serial number). */
+export function expectedCells(rows: number): unknown[][] {
+  const out: unknown[][] = [["Orders Status", "Orders Created at", "Orders Count"]];
+  for (let i = 0; i < rows; i++) {
+    const r = dataRow(i);
+    const serial =
+      (Date.parse(r["orders.createdAt.day"]!.slice(0, 10)) - Date.UTC(1899, 11, 30)) / 86_400_000;
+    out.push([r["orders.status"], serial, Number(r["orders.count"])]);
+  }
+  return out;
+}
+
 /** A second placement of the same report, on Summary A1:C4. */
 export const SECOND_PLACEMENT = {
   id: "plc-42-b",

@@ -16,7 +16,7 @@ import type {
 import { callError, callOk, loadAppsScript, type World } from "../../../support/apps-script.js";
 import {
   API_KEY,
-  dataRow,
+  expectedCells,
   expectNoSecret,
   placingTenant,
   requireBuiltCodeJs,
@@ -64,18 +64,6 @@ function placeAll(w: World, overwrite = true, first = request()) {
     r = answer.next ? { ...answer.next, ...(answer.question ? { overwrite } : {}) } : null;
   }
   return { answers, outcome: answers[answers.length - 1]!.outcome };
-}
-
-/** The grid a place writes: a header row, then each data row (the date as its serial number). */
-function expectedCells(rows: number) {
-  const out: unknown[][] = [["Orders Status", "Orders Created at", "Orders Count"]];
-  for (let i = 0; i < rows; i++) {
-    const r = dataRow(i);
-    const serial =
-      (Date.parse(r["orders.createdAt.day"]!.slice(0, 10)) - Date.UTC(1899, 11, 30)) / 86_400_000;
-    out.push([r["orders.status"], serial, Number(r["orders.count"])]);
-  }
-  return out;
 }
 
 const loads = (w: World) => w.requests.filter((r) => r.url === LOAD_URL).length;

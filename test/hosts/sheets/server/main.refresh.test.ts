@@ -14,8 +14,8 @@ import { callOk, loadAppsScript, type World } from "../../../support/apps-script
 import {
   API_KEY,
   type DataTenantOptions,
-  dataRow,
   dataTenant,
+  expectedCells,
   expectNoSecret,
   requireBuiltCodeJs,
   SHEETS,
@@ -54,18 +54,6 @@ function runAll(w: World, keys: string[], overwrite = true) {
     request = answer.next ? { ...answer.next, ...(answer.question ? { overwrite } : {}) } : null;
   }
   return { answers, outcomes: answers.flatMap((a) => a.outcomes) };
-}
-
-/** The grid the refresh should write: a header row, then each data row. */
-function expectedCells(rows: number) {
-  const out: unknown[][] = [["Orders Status", "Orders Created at", "Orders Count"]];
-  for (let i = 0; i < rows; i++) {
-    const r = dataRow(i);
-    const serial =
-      (Date.parse(r["orders.createdAt.day"]!.slice(0, 10)) - Date.UTC(1899, 11, 30)) / 86_400_000;
-    out.push([r["orders.status"], serial, Number(r["orders.count"])]);
-  }
-  return out;
 }
 
 describe("refreshPlacementsStep: one placement", () => {
