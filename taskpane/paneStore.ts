@@ -55,9 +55,9 @@ type PlacementChangesModule = typeof import("./placementChanges.js");
 const loadPlacementChanges = once((): Promise<PlacementChangesModule> => import("./placementChanges.js"));
 
 /**
- * The disconnect's flow, with its plan and outcome messages (core/disconnect-flow.ts and
- * disconnect-plan.ts, one chunk): loaded when first needed and prefetched once the first list has
- * painted (lazy.tsx), so the first screen does without them.
+ * The disconnect's flow, with its plan and outcome messages (core/disconnect-flow.ts, one lazy
+ * chunk): loaded when first needed and prefetched once the first list has painted (lazy.tsx), so
+ * the first screen does without them.
  */
 export const loadDisconnectPlan = once(
   (): Promise<DisconnectFlowModule> => import("../src/core/disconnect-flow.js"),

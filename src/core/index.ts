@@ -33,7 +33,6 @@ export * from "./data-client.js";
 export { dateToSerial, excelDateSerial } from "./date-serial.js";
 export * from "./directory.js";
 export * from "./disconnect-flow.js";
-export * from "./disconnect-plan.js";
 export * from "./display.js";
 export * from "./domains.js";
 export * from "./errors.js";

@@ -13,7 +13,7 @@
  * The program yields what it needs done; `runUndoDisconnect` (the pane) and `runUndoDisconnectSync`
  * (Apps Script) execute it.
  */
-import { disconnectMayHaveApplied } from "./disconnect-plan.js";
+import { disconnectMayHaveApplied } from "./disconnect-flow.js";
 import { describePlacement } from "./display.js";
 import { isPlatformError, PlatformError } from "./errors.js";
 import type { PlacedReport, SheetRef } from "./placement-view.js";

@@ -190,9 +190,10 @@ export function excelBuild(): UserConfig {
                 name: "core-shared",
                 test: /src[\\/]core[\\/](limits|errors|location|display|placements|placement-fields|placement-view|once)\.ts$/,
               },
-              // "Disconnect report here": the flow and the plan it decides with, one lazy chunk (the
-              // pane loads it when it first disconnects; the right-click command and Undo share it).
-              { name: "disconnect-flow", test: /src[\\/]core[\\/]disconnect-(flow|plan)\.ts$/ },
+              // "Disconnect report here" (its plan, flow and outcome words, one module), a lazy chunk
+              // of its own: the pane loads it when it first disconnects; the right-click command and
+              // Undo share it.
+              { name: "disconnect-flow", test: /src[\\/]core[\\/]disconnect-flow\.ts$/ },
               // Small library modules the first screen and lazy parts share (Vite's dynamic-import
               // helper, Fluent's icon factory and event callback, Griffel's reset styles, key
               // names, the ARIA props of Fluent's buttons): one file instead of six, each with its

@@ -1,3 +1,8 @@
+/**
+ * disconnect-flow.ts's decisions, each on its own: the placement under the cell (the plan), whether
+ * a failed DELETE may have been applied, and the outcome's words from the service's answer or the
+ * list reloaded. disconnect-flow.test.ts runs them together through both runners.
+ */
 import { describe, expect, it } from "vitest";
 import {
   disconnectMayHaveApplied,
