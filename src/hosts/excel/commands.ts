@@ -1,6 +1,7 @@
 /**
  * "Disconnect report here", the cell's right-click command (manifest: ExecuteFunction
- * `disconnectReportHere`, associated with `Office.actions.associate` in early.ts, through early-command.ts).
+ * `disconnectReportHere`, associated with `Office.actions.associate` in early.ts, whose queue holds
+ * a right-click until this code is ready).
  *
  * It reads the active cell with the host's own `activeContext()` and then:
  * - when the task pane is mounted (the shared runtime runs it in this same page), calls the pane's
@@ -26,7 +27,7 @@ import type { ActiveContext, Outcome } from "../host.js";
 import type { ExcelHost } from "./host.js";
 import type { CommandEvent } from "./office.js";
 
-export { DISCONNECT_HERE_ACTION } from "./early-command.js";
+export { DISCONNECT_HERE_ACTION } from "./early.js";
 
 export type CommandOutcome = Outcome;
 

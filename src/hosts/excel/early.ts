@@ -1,11 +1,70 @@
 /**
- * The first script of the Excel page, kept tiny on purpose and loaded before the pane's module: it
- * associates the right-click command as soon as Office is ready. A right-click can be what starts
- * this shared runtime, and Office runs the command as soon as it is associated; invocations that
- * arrive before the pane's core is ready wait in `disconnectHereEarly` (main.ts makes it ready).
+ * The first script of the Excel page, kept tiny on purpose and loaded before the pane's module (an
+ * entry of its own, tooling/excel/build.ts): it associates the right-click command as soon as
+ * Office is ready. A right-click can be what starts this shared runtime, and Office runs the
+ * command as soon as it is associated; Microsoft's advice is to associate commands early, so this
+ * file imports no code. Invocations that arrive before the pane's core is ready wait here, in
+ * order, in `disconnectHereEarly`, and run once main.ts makes it ready (main.ts imports this
+ * module, so the page loads it once and both share the one queue).
+ *
+ * Without a page (a unit test importing `createEarlyCommand` in Node) nothing starts: there is no
+ * `Office` to associate with, no start limit to keep and no `document` to write to.
  */
-import { DISCONNECT_HERE_ACTION, disconnectHereEarly } from "./early-command.js";
-import type { OfficeApi } from "./office.js";
+import type { CommandEvent, OfficeApi } from "./office.js";
+
+/** The manifest's `<FunctionName>` for "Disconnect report here". */
+export const DISCONNECT_HERE_ACTION = "disconnectReportHere";
+
+export interface EarlyCommand<E extends { completed(options?: unknown): void }> {
+  /** What Office calls (`Office.actions.associate`). */
+  invoke(event: E): void;
+  /** The core is ready: run what waited, in order, then every later command at once. */
+  ready(run: (event: E) => void): void;
+  /** The core could not load: tell the user once and complete every waiting command. */
+  failed(tell: () => void): void;
+  /** How many commands are waiting (for tests). */
+  readonly waiting: number;
+  /** True once `ready` was called. */
+  readonly isReady: boolean;
+}
+
+export function createEarlyCommand<E extends { completed(options?: unknown): void }>(): EarlyCommand<E> {
+  const queue: E[] = [];
+  let run: ((event: E) => void) | null = null;
+  let broken: (() => void) | null = null;
+  return {
+    invoke(event) {
+      if (run) run(event);
+      else if (broken) {
+        broken();
+        event.completed();
+      } else queue.push(event);
+    },
+    ready(runner) {
+      run = runner;
+      for (const event of queue.splice(0)) runner(event);
+    },
+    failed(tell) {
+      broken = tell;
+      const waiting = queue.splice(0);
+      if (waiting.length) tell();
+      // Office shows a command as running until it is completed, whatever happened.
+      for (const event of waiting) event.completed();
+    },
+    get waiting() {
+      return queue.length;
+    },
+    get isReady() {
+      return run !== null;
+    },
+  };
+}
+
+/**
+ * The page's one "Disconnect report here" queue: Office's invocations are handed to it below,
+ * main.ts makes it ready.
+ */
+export const disconnectHereEarly = createEarlyCommand<CommandEvent>();
 
 /** If the pane's code has not started by then, it will not: complete what waits, and say so. */
 const START_LIMIT_MS = 60_000;
@@ -16,28 +75,32 @@ const office = (
 
 /** The page's static explanation (taskpane.html), shown at once: no pane will replace it. */
 function explainOutsideOffice() {
+  if (typeof document === "undefined") return;
   document.getElementById("outside")?.classList.add("addin-outside-now");
 }
 
 // As Office's own command template does: associate once Office.js is ready, which does not wait
 // for this page's other scripts. Without Office.js (blocked, offline), or when Office.onReady
-// reports no host (the page opened outside Office), the page says what it is.
+// reports no host (the page opened outside Office), the page says what it is; nothing can then
+// invoke the command, so no start limit is kept.
 if (!office?.onReady) explainOutsideOffice();
-office?.onReady?.((info) => {
-  if (!info?.host) {
-    explainOutsideOffice();
-    return;
-  }
-  office.actions?.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
-});
-
-setTimeout(() => {
-  if (disconnectHereEarly.isReady) return;
-  disconnectHereEarly.failed(() => {
-    const notice = document.getElementById("notice");
-    if (!notice) return;
-    notice.textContent = "The Reports pane could not start. Close it and open it again.";
-    notice.dataset.ok = "false";
-    notice.hidden = false;
+else {
+  office.onReady((info) => {
+    if (!info?.host) {
+      explainOutsideOffice();
+      return;
+    }
+    office.actions?.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
   });
-}, START_LIMIT_MS);
+
+  setTimeout(() => {
+    if (disconnectHereEarly.isReady) return;
+    disconnectHereEarly.failed(() => {
+      const notice = document.getElementById("notice");
+      if (!notice) return;
+      notice.textContent = "The Reports pane could not start. Close it and open it again.";
+      notice.dataset.ok = "false";
+      notice.hidden = false;
+    });
+  }, START_LIMIT_MS);
+}

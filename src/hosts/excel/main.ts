@@ -2,7 +2,8 @@
  * The Excel task pane page. With the shared runtime it is also the FunctionFile, so the right-click
  * command reaches the same host (and so the same pane) as the ribbon. The command is associated
  * earlier, by early.ts (a separate, tiny script that runs before this module has loaded); here it
- * gets its handler, and any right-click that arrived meanwhile runs.
+ * gets its handler, and any right-click that arrived meanwhile runs (early.ts's queue: imported
+ * here, it is the same module, loaded once).
  *
  * The host and the first screen's reads are started by first-load.ts, the page's other early
  * script, once Office is ready (start.ts), so the first list's requests go out while this module
@@ -12,7 +13,7 @@
 import { mountedPane, mountTaskPane } from "../../../taskpane/mount.js";
 import { once } from "../../core/once.js";
 import type { CommandOutcome } from "./commands.js";
-import { disconnectHereEarly } from "./early-command.js";
+import { disconnectHereEarly } from "./early.js";
 import { type CommandEvent, officeGlobals } from "./office.js";
 import { prepareExcel, startExcel } from "./start.js";
 

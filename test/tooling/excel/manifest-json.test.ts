@@ -15,7 +15,7 @@ import Ajv from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DISCONNECT_HERE_ACTION } from "../../../src/hosts/excel/early-command.js";
+import { DISCONNECT_HERE_ACTION } from "../../../src/hosts/excel/early.js";
 import {
   readManifestValues,
   renderManifest,
