@@ -6,7 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { testFilesByTier, tierOf } from "../../tooling/test-tiers.js";
+import { mocksAModule, testFilesByTier, testProjects, tierOf } from "../../tooling/test-tiers.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -60,5 +60,33 @@ describe("the repository's test files", () => {
     expect(tiers.browser).toContain("test/e2e/placements.test.ts");
     expect(tiers.browser).toContain("test/hosts/excel/page.test.ts");
     expect(all.every((path) => /^test\/.+\.test\.tsx?$/.test(path))).toBe(true);
+  });
+});
+
+describe("how a tier's files share a worker", () => {
+  test("a file that replaces a module (vi.mock, vi.doMock) is one that must run apart", () => {
+    expect(mocksAModule('vi.mock("../../src/core/domains.js", () => ({}));')).toBe(true);
+    expect(mocksAModule('import { vi } from "vitest";\n  vi.doMock("./x.js");')).toBe(true);
+    // A spy, a stubbed global or a mention in a comment replaces no module.
+    expect(mocksAModule('vi.spyOn(console, "warn");\nvi.stubGlobal("fetch", f);')).toBe(false);
+    expect(mocksAModule("// no vi.mock( here: a comment after code\nconst a = 1;")).toBe(false);
+  });
+
+  test("unit and browser files share a worker, but for those that replace a module; DOM files never do", () => {
+    const projects = testProjects(ROOT);
+    const byName = new Map(projects.map((p) => [p.name, p]));
+    expect([...byName.keys()].sort()).toEqual(["browser", "dom", "unit", "unit-isolated"]);
+    expect(byName.get("unit")?.isolate).toBe(false);
+    expect(byName.get("browser")?.isolate).toBe(false);
+    expect(byName.get("dom")?.isolate).toBe(true);
+    expect(byName.get("unit-isolated")?.isolate).toBe(true);
+    // The gateway's test that holds the chat URL check's module back runs apart.
+    expect(byName.get("unit-isolated")?.include).toContain("test/hosts/direct-gateway.check-pending.test.ts");
+    expect(byName.get("unit")?.include).not.toContain("test/hosts/direct-gateway.check-pending.test.ts");
+    // Every file is in exactly one project, and the projects cover the tiers.
+    const all = projects.flatMap((p) => p.include);
+    expect(new Set(all).size).toBe(all.length);
+    const tiers = testFilesByTier(ROOT);
+    expect(all.sort()).toEqual([...tiers.unit, ...tiers.dom, ...tiers.browser].sort());
   });
 });
