@@ -12,15 +12,9 @@ import {
   placedReports,
   planDisconnectAt,
 } from "../../src/core/index.js";
-import { fullReport, placement } from "./fixtures.js";
+import { fullReport, placement, revenueInTwoWorkbooks } from "./fixtures.js";
 
-const report = fullReport({
-  name: "Revenue by region",
-  externalWorkbookPlacements: [
-    placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
-    placement({ id: "p2", workbookId: "wb-2", sheetName: "Sales", anchorCell: "B2" }),
-  ],
-});
+const report = revenueInTwoWorkbooks();
 
 describe("the disconnect plan shared by the pane and the host commands", () => {
   it("plans a disconnect of the placement under the cell", () => {

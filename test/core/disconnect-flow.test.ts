@@ -12,15 +12,9 @@ import {
   runDisconnectSync,
   toDisconnectInput,
 } from "../../src/core/index.js";
-import { fullReport, placement } from "./fixtures.js";
+import { fullReport, revenueInTwoWorkbooks } from "./fixtures.js";
 
-const report = fullReport({
-  name: "Revenue by region",
-  externalWorkbookPlacements: [
-    placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
-    placement({ id: "p2", workbookId: "wb-2", sheetName: "Sales", anchorCell: "B2" }),
-  ],
-});
+const report = revenueInTwoWorkbooks();
 const gone: Report = { ...report, externalWorkbookPlacements: report.externalWorkbookPlacements!.slice(1) };
 const another = fullReport({ id: 999, name: "Head count", externalWorkbookPlacements: [] });
 const [p1] = placedReports([report]) as [PlacedReport];

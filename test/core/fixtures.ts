@@ -73,6 +73,20 @@ export function placement(overrides: Partial<ReportPlacement> = {}): ReportPlace
 }
 
 /**
+ * "Revenue by region", placed twice: at B2:F20 of "Sales" (sheet s1) in this workbook (wb-1), and at
+ * B2 of a "Sales" in another workbook (wb-2). The disconnect and the placement view's tests share it.
+ */
+export function revenueInTwoWorkbooks(): Report {
+  return fullReport({
+    name: "Revenue by region",
+    externalWorkbookPlacements: [
+      placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
+      placement({ id: "p2", workbookId: "wb-2", sheetName: "Sales", anchorCell: "B2" }),
+    ],
+  });
+}
+
+/**
  * A report on one placement at B2 of `sheet`, whose query is `rows` orders by region and city, and
  * the data API's answer to it (every value distinct enough to catch a row or column out of place).
  */

@@ -6,15 +6,9 @@ import {
   splitByWorkbook,
   syncStatusLabel,
 } from "../../src/core/index.js";
-import { fullReport, placement } from "./fixtures.js";
+import { fullReport, revenueInTwoWorkbooks } from "./fixtures.js";
 
-const report = fullReport({
-  name: "Revenue by region",
-  externalWorkbookPlacements: [
-    placement({ id: "p1", sheetId: "s1", sheetName: "Sales", anchorCell: "B2", endResultCell: "F20" }),
-    placement({ id: "p2", workbookId: "wb-2", sheetName: "Sales", anchorCell: "B2" }),
-  ],
-});
+const report = revenueInTwoWorkbooks();
 
 describe("the placement view shared by the pane and the host commands", () => {
   it("lists every placement with its report, split by workbook", () => {
