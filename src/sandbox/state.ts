@@ -3,7 +3,7 @@
  * request, so concurrent requests cannot interleave halfway through one (Node runs one at a time).
  */
 import type { Report } from "../core/schema.js";
-import { type CubeData, cubeRows } from "./cubes.js";
+import { type CubeData, cubeRows, type Row } from "./cubes.js";
 import { HttpError, readAuthorization } from "./respond.js";
 import type { Seed } from "./seed.js";
 
@@ -18,7 +18,7 @@ export class SandboxState {
   readonly reports: Map<number, Report>;
   readonly users: readonly User[];
   readonly agents: Map<string, Agent>;
-  /** Each deployment's cubes with their rows (generated once, here). */
+  /** Each deployment's cubes with their rows (generated once, on the cube's first query). */
   readonly cubes: Map<number, CubeData[]>;
   /** The API keys as the seed gives them: security context and user id included. */
   readonly keys: Map<string, ApiKey>;
@@ -38,8 +38,19 @@ export class SandboxState {
     );
     this.keys = new Map(copy.apiKeys.map((k) => [k.key, k]));
     this.cubes = new Map(copy.deployments.map((d) => [d.id, []]));
-    for (const cube of copy.cubes)
-      this.cubes.get(cube.deploymentId)?.push({ seed: cube, rows: cubeRows(cube) });
+    for (const cube of copy.cubes) {
+      // Generated on the cube's first query, not here: a sandbox started afresh (each preview test,
+      // each Reset demo) is asked for few of its cubes, and the largest is 50,000 rows. The rows
+      // are the same whenever they are made (cubeRows).
+      let rows: Row[] | undefined;
+      this.cubes.get(cube.deploymentId)?.push({
+        seed: cube,
+        get rows() {
+          rows ??= cubeRows(cube);
+          return rows;
+        },
+      });
+    }
     this.scimTokens = new Set(copy.scimTokens);
     this.agentKeys = new Set(copy.agents.flatMap((a) => a.apiKeys));
   }
