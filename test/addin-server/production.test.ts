@@ -97,6 +97,13 @@ describe("node dist/server/main.js with production dependencies only", () => {
     expect(existsSync(join(folder, "node_modules", "hono"))).toBe(true);
   });
 
+  it("has none of the pane's libraries either: the build bundled them into dist/excel", () => {
+    for (const name of ["react", "react-dom", "@fluentui", "react-markdown", "@tanstack", "zod", "tldts"]) {
+      expect(existsSync(join(folder, "node_modules", name)), name).toBe(false);
+    }
+    expect(existsSync(join(folder, "node_modules", "@hono", "node-server"))).toBe(true);
+  });
+
   it("loads the development certificate tooling only when asked for, and says what is missing", () => {
     const { NODE_OPTIONS: _, ...env } = process.env;
     let status = 0;
