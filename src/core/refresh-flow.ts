@@ -320,6 +320,14 @@ export interface RefreshProgress {
   totalRows?: number | null;
 }
 
+/** A progress effect as the caller hears it, for the placement being refreshed: both runners say it so. */
+function progressOf(
+  item: RefreshItem,
+  effect: { phase: RefreshPhase; rows?: number; totalRows?: number | null },
+): RefreshProgress {
+  return { item, phase: effect.phase, rows: effect.rows, totalRows: effect.totalRows };
+}
+
 export interface RunOptions {
   limits?: WriteLimits;
   /**
@@ -360,7 +368,7 @@ export async function runRefresh(
           case "load":
             value = await runner.load(
               item,
-              (p) => options.onProgress?.({ item, phase: p.phase, rows: p.rows, totalRows: p.totalRows }),
+              (p) => options.onProgress?.(progressOf(item, p)),
               options.signal,
               effect.limits,
             );
@@ -385,12 +393,7 @@ export async function runRefresh(
             value = await runner.record(item, effect.input);
             break;
           case "progress":
-            options.onProgress?.({
-              item,
-              phase: effect.phase,
-              rows: effect.rows,
-              totalRows: effect.totalRows,
-            });
+            options.onProgress?.(progressOf(item, effect));
             break;
         }
         return value;
@@ -456,12 +459,7 @@ export function runRefreshSync(
           value = runner.record(item, effect.input);
           break;
         case "progress":
-          options.onProgress?.({
-            item,
-            phase: effect.phase,
-            rows: effect.rows,
-            totalRows: effect.totalRows,
-          });
+          options.onProgress?.(progressOf(item, effect));
           break;
       }
       return value;
