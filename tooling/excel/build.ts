@@ -66,12 +66,12 @@ function addinFiles(): Plugin {
 }
 
 /**
- * Loads early.ts and first-load.ts, each built as an entry of its own, ahead of the pane's module
- * script in taskpane.html. Vite turns the module scripts of one page into one entry, which runs
- * only once its whole module graph has loaded; an async module script runs as soon as its own
- * small graph has, so the right-click command is associated, and the first list's reads are on
- * their way, before the pane's code arrives. Office.js, a classic script earlier in the page, has
- * run by then.
+ * Loads early.ts, built as an entry of its own, ahead of the pane's module script in taskpane.html.
+ * Vite turns the module scripts of one page into one entry, which runs only once its whole module
+ * graph has loaded; an async module script runs as soon as its own small graph has, so the
+ * right-click command is associated, and the first list's reads are on their way (early.ts imports
+ * start.ts, whose chunk the page's `modulepreload` links have already asked for), before the pane's
+ * code arrives. Office.js, a classic script earlier in the page, has run by then.
  */
 /**
  * Vite wraps each dynamic import in a helper that preloads the chunk's dependencies and reports a
@@ -114,9 +114,8 @@ function earlyScript(): Plugin {
 }
 
 const EARLY_ENTRY = "command-early";
-const FIRST_LOAD_ENTRY = "first-load";
-/** The async scripts ahead of the pane's module, in this order. */
-const EARLY_ENTRIES = [EARLY_ENTRY, FIRST_LOAD_ENTRY];
+/** The async script ahead of the pane's module: one per page. */
+const EARLY_ENTRIES = [EARLY_ENTRY];
 const PANE_ENTRY = "taskpane";
 
 /**
@@ -179,7 +178,6 @@ export function excelBuild(): UserConfig {
           // The right-click command's outcome dialog (outcome-dialog.ts).
           outcome: resolve(HERE, "outcome.html"),
           [EARLY_ENTRY]: resolve(HERE, "early.ts"),
-          [FIRST_LOAD_ENTRY]: resolve(HERE, "first-load.ts"),
         },
         output: {
           // The core modules the pane's first screen and its lazy parts share go in one chunk, not
@@ -194,13 +192,16 @@ export function excelBuild(): UserConfig {
               // of its own: the pane loads it when it first disconnects; the right-click command and
               // Undo share it.
               { name: "disconnect-flow", test: /src[\\/]core[\\/]disconnect-flow\.ts$/ },
-              // Small library modules the first screen and lazy parts share (Vite's dynamic-import
-              // helper, Fluent's icon factory and event callback, Griffel's reset styles, key
-              // names, the ARIA props of Fluent's buttons): one file instead of six, each with its
-              // own gzip overhead.
+              // Vite's dynamic-import helper (plainDynamicImports: one line), a chunk of its own: the
+              // early script imports start.ts dynamically and so needs it, and must not wait for a
+              // larger shared chunk to load before it can associate the right-click command.
+              { name: "import-helper", test: /preload-helper/ },
+              // Small library modules the first screen and lazy parts share (Fluent's icon factory
+              // and event callback, Griffel's reset styles, key names, the ARIA props of Fluent's
+              // buttons): one file instead of five, each with its own gzip overhead.
               {
                 name: "lib-shared",
-                test: /(preload-helper|createFluentIcon|useEventCallback|__resetStyles|keyboard-keys|useARIAButtonProps)/,
+                test: /(createFluentIcon|useEventCallback|__resetStyles|keyboard-keys|useARIAButtonProps)/,
               },
             ],
           },

@@ -1,14 +1,23 @@
 /**
- * The first script of the Excel page, kept tiny on purpose and loaded before the pane's module (an
- * entry of its own, tooling/excel/build.ts): it associates the right-click command as soon as
- * Office is ready. A right-click can be what starts this shared runtime, and Office runs the
- * command as soon as it is associated; Microsoft's advice is to associate commands early, so this
- * file imports no code. Invocations that arrive before the pane's core is ready wait here, in
- * order, in `disconnectHereEarly`, and run once main.ts makes it ready (main.ts imports this
- * module, so the page loads it once and both share the one queue).
+ * The Excel page's one early script, loaded before the pane's module (an entry of its own,
+ * tooling/excel/build.ts, an async module script that runs as soon as its own small graph has
+ * loaded). It does two things the pane's code must not wait for:
+ *
+ * 1. It associates the right-click command as soon as Office is ready. A right-click can be what
+ *    starts this shared runtime, and Office runs the command as soon as it is associated;
+ *    Microsoft's advice is to associate commands early, so this file imports no code statically.
+ *    Invocations that arrive before the pane's core is ready wait here, in order, in
+ *    `disconnectHereEarly`, and run once main.ts makes it ready (main.ts imports this module, so
+ *    the page loads it once and both share the one queue).
+ * 2. It starts what the first list waits for (start.ts): the transport and the gateway's code at
+ *    once, and, once Office is ready, the host with the first screen's reads, so the first list's
+ *    requests go out while the pane's larger module is still loading. start.ts is imported
+ *    dynamically, so the command's association never waits for its code to load; its chunk is
+ *    already on its way when this runs (the page's `modulepreload` links name it, as the pane's
+ *    module imports it too).
  *
  * Without a page (a unit test importing `createEarlyCommand` in Node) nothing starts: there is no
- * `Office` to associate with, no start limit to keep and no `document` to write to.
+ * `Office` to associate with, no start limit to keep, no `document` to write to and nothing to load.
  */
 import type { CommandEvent, OfficeApi } from "./office.js";
 
@@ -85,12 +94,18 @@ function explainOutsideOffice() {
 // invoke the command, so no start limit is kept.
 if (!office?.onReady) explainOutsideOffice();
 else {
+  // What needs no Office starts at once; a failure to load is the pane's module's to show (it starts
+  // the same host, from the same module, and says what failed).
+  const start = import("./start.js");
+  start.then((s) => s.prepareExcel()).catch(() => undefined);
+
   office.onReady((info) => {
     if (!info?.host) {
       explainOutsideOffice();
       return;
     }
     office.actions?.associate(DISCONNECT_HERE_ACTION, (event) => disconnectHereEarly.invoke(event));
+    start.then((s) => s.startExcel()).catch(() => undefined);
   });
 
   setTimeout(() => {

@@ -5,10 +5,9 @@
  * gets its handler, and any right-click that arrived meanwhile runs (early.ts's queue: imported
  * here, it is the same module, loaded once).
  *
- * The host and the first screen's reads are started by first-load.ts, the page's other early
- * script, once Office is ready (start.ts), so the first list's requests go out while this module
- * loads; what the first screen does not run, the command's code, is loaded apart, started here at
- * once.
+ * The host and the first screen's reads are started by early.ts too, once Office is ready
+ * (start.ts), so the first list's requests go out while this module loads; what the first screen
+ * does not run, the command's code, is loaded apart, started here at once.
  */
 import { mountedPane, mountTaskPane } from "../../../taskpane/mount.js";
 import { once } from "../../core/once.js";
@@ -27,7 +26,8 @@ function showNotice(outcome: CommandOutcome) {
   notice.hidden = false;
 }
 
-// When this module runs before first-load.ts (it need not: both load at once), its loads start here.
+// When this module runs before early.ts has started them (it need not: both load at once), its loads
+// start here.
 prepareExcel();
 
 // Without Office.js (blocked or offline) there is nothing to start: early.ts shows what this page
@@ -35,7 +35,7 @@ prepareExcel();
 globalThis.Office?.onReady((info) => {
   if (!info?.host) return;
   const root = document.getElementById("root")!;
-  // Made by first-load.ts when it ran first (its first load is then on its way), else made here.
+  // Made by early.ts when it ran first (its first load is then on its way), else made here.
   const host = startExcel();
 
   // Ready before the pane mounts: the command waits a moment for the pane to mount, then calls the

@@ -1,9 +1,9 @@
 /**
  * What the Excel page starts before the pane's code has run, so that the first list does not wait
  * for it: the service's transport with the add-in server's config, the gateway's code, the host,
- * and the first screen's reads (src/hosts/list-cache.ts). first-load.ts, a small early script of the
- * page, calls `prepareExcel` as soon as it runs and `startExcel` once Office is ready; main.ts, the
- * pane's module, takes the same host from `startExcel` when it runs, whichever came first.
+ * and the first screen's reads (src/hosts/list-cache.ts). early.ts, the page's early script, calls
+ * `prepareExcel` as soon as it runs and `startExcel` once Office is ready; main.ts, the pane's
+ * module, takes the same host from `startExcel` when it runs, whichever came first.
  */
 
 import { once } from "../../core/once.js";

@@ -8,9 +8,10 @@
  * - the built page (dist/excel, `npm run build` first) loads it on its own, ahead of the pane: an
  *   async module whose whole graph is a few hundred bytes and never reaches the pane's chunk, so a
  *   cold right-click does not wait for the pane's code (page.test.ts shows it working in Chromium).
- *   The first list's reads start from a second async module, which does not wait for the pane's
- *   code either (first-requests.test.ts shows the request going out while the pane's module is
- *   held). The pane's module imports the same chunk for the queue, not a copy of it.
+ *   It is the page's one early script: it also starts the first list's reads, through a dynamic
+ *   import of start.ts's chunk, which the page preloads, so they do not wait for the pane's code
+ *   either (first-requests.test.ts shows the request going out while the pane's module is held).
+ *   The pane's module imports the same chunk for the queue, not a copy of it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -150,16 +151,15 @@ describe("the early script of dist/excel/taskpane.html", () => {
     scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
   });
 
-  it("comes after Office.js and before the pane's module, as an async module, as does the first load's", () => {
-    expect(scripts).toHaveLength(4);
+  it("comes after Office.js and before the pane's module, as an async module: the page's one early script", () => {
+    expect(scripts).toHaveLength(3);
     expect(scripts[0]).toContain('src="https://appsforoffice.microsoft.com/lib/1/hosted/office.js"');
     expect(scripts[1]).toMatch(/type="module" async .*src="\.\/assets\/command-early-[\w-]+\.js"/);
-    expect(scripts[2]).toMatch(/type="module" async .*src="\.\/assets\/first-load-[\w-]+\.js"/);
-    expect(scripts[3]).toMatch(/type="module" .*src="\.\/assets\/taskpane-[\w-]+\.js"/);
-    expect(scripts[3]).not.toContain("async");
+    expect(scripts[2]).toMatch(/type="module" .*src="\.\/assets\/taskpane-[\w-]+\.js"/);
+    expect(scripts[2]).not.toContain("async");
   });
 
-  const pane = () => /src="\.\/(assets\/taskpane-[\w-]+\.js)"/.exec(scripts[3]!)![1]!;
+  const pane = () => /src="\.\/(assets\/taskpane-[\w-]+\.js)"/.exec(scripts[2]!)![1]!;
 
   it("loads only itself and a tiny shared chunk, never the pane's", () => {
     const graph = graphOf(/src="\.\/(assets\/command-early-[\w-]+\.js)"/.exec(scripts[1]!)![1]!);
@@ -178,10 +178,16 @@ describe("the early script of dist/excel/taskpane.html", () => {
     expect(holders.map((f) => `assets/${f}`)).toEqual([early]);
   });
 
-  it("starts the first load without the pane's chunk", () => {
-    const graph = graphOf(/src="\.\/(assets\/first-load-[\w-]+\.js)"/.exec(scripts[2]!)![1]!);
-    expect(graph.has(pane())).toBe(false);
-    expect([...graph].some((f) => /^assets\/start-[\w-]+\.js$/.test(f))).toBe(true);
+  it("starts the first load from start.ts's chunk, which the page preloads and which does not load the pane's", () => {
+    const early = /src="\.\/(assets\/command-early-[\w-]+\.js)"/.exec(scripts[1]!)![1]!;
+    const code = readFileSync(join(DIST, early), "utf8");
+    const started = [...code.matchAll(/import\(\s*[`"']\.\/(start-[\w-]+\.js)[`"']\s*\)/g)].map(
+      (m) => `assets/${m[1]}`,
+    );
+    expect(started).toHaveLength(1);
+    const html = readFileSync(join(DIST, "taskpane.html"), "utf8");
+    expect(html).toContain(`<link rel="modulepreload" crossorigin href="./${started[0]}">`);
+    expect(graphOf(started[0]!).has(pane())).toBe(false);
   });
 });
 
