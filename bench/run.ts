@@ -70,7 +70,7 @@ const sections: [string, () => Promise<{ run(): Promise<void> }>][] = [
     () => import("./placements.js"),
   ],
   [
-    "First painted placement list in Chromium vs a bare React page (wall clock: printed, not judged; the goals are on main-thread CPU, next section)",
+    "First painted placement list in Chromium vs a bare React page (wall clock: printed, not judged; the goals are on CPU, next section)",
     () => import("./first-render.js"),
   ],
   [

@@ -15,6 +15,7 @@ import type { Plugin, UserConfig } from "vite";
 import { compileHints } from "../compile-hints.js";
 import { fluentTokens } from "../fluent-tokens.js";
 import { griffelBuildTimeStyles } from "../griffel.js";
+import { FIRST_LIST_ATTRIBUTE } from "./first-list.js";
 import {
   addinBaseUrl,
   readManifestValues,
@@ -119,28 +120,66 @@ const EARLY_ENTRIES = [EARLY_ENTRY];
 const PANE_ENTRY = "taskpane";
 
 /**
- * `<link rel="modulepreload">` for every chunk the pane's entry imports statically, transitively,
- * so the browser fetches them alongside the entry instead of after parsing it. Written here rather
- * than by Vite (`build.modulePreload` is off): Vite's way also puts a preloading helper and its
- * polyfill into the entry, for the lazy chunks, which load in the background anyway.
+ * The modules the first list's request needs beyond the first screen, which start.ts imports
+ * dynamically when the page starts: the gateway's implementation (client, settings rules, schemas,
+ * zod) and the transports. Their chunks, with what those import statically, are preloaded by the
+ * page too (`FIRST_LIST_ATTRIBUTE`), so the browser asks for them as it reads the page, in one wave
+ * with the pane's own, rather than when start.ts has run.
  */
-function preloads(bundle: Record<string, { type: string }>): string {
-  const chunks = Object.values(bundle).filter(
-    (c): c is { type: "chunk"; fileName: string; imports: string[]; isEntry: boolean; name: string } =>
-      c.type === "chunk",
-  );
-  const entry = chunks.find((c) => c.isEntry && c.name === PANE_ENTRY);
-  if (!entry) throw new Error(`the ${PANE_ENTRY} entry is missing from the excel build`);
-  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+const FIRST_LIST_MODULES = [
+  /src[\\/]hosts[\\/]direct-gateway-impl\.ts$/,
+  /src[\\/]hosts[\\/]excel[\\/]relay-transport\.ts$/,
+  /src[\\/]core[\\/]transport\.ts$/,
+];
+
+interface BuiltChunk {
+  type: "chunk";
+  fileName: string;
+  imports: string[];
+  isEntry: boolean;
+  name: string;
+  moduleIds: string[];
+}
+
+/** `files` and every chunk they import statically, transitively, in the order first reached. */
+function staticClosure(files: readonly string[], byFile: Map<string, BuiltChunk>): string[] {
   const seen = new Set<string>();
-  const queue = [...entry.imports];
+  const queue = [...files];
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (seen.has(file)) continue;
     seen.add(file);
     queue.push(...(byFile.get(file)?.imports ?? []));
   }
-  return [...seen].map((file) => `<link rel="modulepreload" crossorigin href="./${file}">\n    `).join("");
+  return [...seen];
+}
+
+/**
+ * `<link rel="modulepreload">` for every chunk the pane's entry imports statically, transitively,
+ * so the browser fetches them alongside the entry instead of after parsing it; then the first
+ * list's chunks (FIRST_LIST_MODULES), marked. Written here rather than by Vite
+ * (`build.modulePreload` is off): Vite's way also puts a preloading helper and its polyfill into
+ * the entry, for the lazy chunks, which load in the background anyway.
+ */
+function preloads(bundle: Record<string, { type: string }>): string {
+  const chunks = Object.values(bundle).filter((c): c is BuiltChunk => c.type === "chunk");
+  const entry = chunks.find((c) => c.isEntry && c.name === PANE_ENTRY);
+  if (!entry) throw new Error(`the ${PANE_ENTRY} entry is missing from the excel build`);
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const firstScreen = staticClosure(entry.imports, byFile);
+  const listRoots = FIRST_LIST_MODULES.map((test) => {
+    const chunk = chunks.find((c) => c.moduleIds.some((id) => test.test(id)));
+    if (!chunk) throw new Error(`no chunk of the excel build holds ${test}`);
+    return chunk.fileName;
+  });
+  const screen = new Set([entry.fileName, ...firstScreen]);
+  const firstList = staticClosure(listRoots, byFile).filter((f) => !screen.has(f));
+  return [
+    ...firstScreen.map((file) => `<link rel="modulepreload" crossorigin href="./${file}">\n    `),
+    ...firstList.map(
+      (file) => `<link rel="modulepreload" crossorigin href="./${file}" ${FIRST_LIST_ATTRIBUTE}>\n    `,
+    ),
+  ].join("");
 }
 
 /** Build settings of the excel target (see vite.config.ts). */

@@ -74,19 +74,14 @@ let prepared: ReturnType<typeof relayingTransport> | null = null;
 
 /**
  * What needs no Office, started once: the service's transport and the add-in server's config, and
- * the gateway's code (settings rules, client) with the chunks this build splits it into (schemas,
- * messages, zod), all in one wave rather than one level of imports after another.
+ * the gateway's code (settings rules, client). The chunks this build splits them into (schemas,
+ * messages, zod) are on their way already: the page preloads them (tooling/excel/build.ts,
+ * `FIRST_LIST_MODULES`), in one wave rather than one level of imports after another.
  */
 export function prepareExcel(): ReturnType<typeof relayingTransport> {
   if (prepared) return prepared;
   prepared = relayingTransport();
-  for (const load of [
-    loadDirectGatewayCode,
-    () => import("../../core/schema.js"),
-    () => import("../../core/messages.js"),
-    () => import("../../core/zod.js"),
-  ])
-    void load().catch(() => undefined);
+  void loadDirectGatewayCode().catch(() => undefined);
   return prepared;
 }
 
