@@ -3,7 +3,8 @@
  * its functions compiled eagerly, on a background thread while it loads, instead of each one on
  * the main thread when it is first called (V8's "Explicit compile hints" feature, Chrome 136; see
  * docs/benchmarks.md). The first screen calls almost every function of its chunks, so they carry
- * the comment; the lazy chunks do not (compiling code that may never run would only cost memory).
+ * the comment, as does the code a page runs for its first list as it loads; the lazy chunks do not
+ * (compiling code that may never run would only cost memory).
  * Engines that do not know the comment (Safari's, in Excel on Mac) read it as a comment.
  */
 import type { Plugin } from "vite";
@@ -23,16 +24,29 @@ interface ChunkLike {
   isEntry: boolean;
   imports: string[];
   code: string;
+  moduleIds?: readonly string[];
 }
 
-/** The chunks of `entries` (by entry name) and every chunk they import statically, transitively. */
-export function staticClosure(chunks: readonly ChunkLike[], entries: readonly string[]): Set<string> {
+/**
+ * The chunks of `entries` (by entry name), the chunks holding a module that one of `modules`
+ * matches, and every chunk they import statically, transitively.
+ */
+export function staticClosure(
+  chunks: readonly ChunkLike[],
+  entries: readonly string[],
+  modules: readonly RegExp[] = [],
+): Set<string> {
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const queue: string[] = [];
   for (const name of entries) {
     const entry = chunks.find((c) => c.isEntry && c.name === name);
     if (!entry) throw new Error(`the ${name} entry is missing from the build`);
     queue.push(entry.fileName);
+  }
+  for (const test of modules) {
+    const holder = chunks.find((c) => c.moduleIds?.some((id) => test.test(id)));
+    if (!holder) throw new Error(`no chunk of the build holds ${test}`);
+    queue.push(holder.fileName);
   }
   const seen = new Set<string>();
   while (queue.length > 0) {
@@ -45,10 +59,12 @@ export function staticClosure(chunks: readonly ChunkLike[], entries: readonly st
 }
 
 /**
- * The Vite plugin for a page build: writes the hint onto the chunks of `entries` and their static
- * imports. A chunk's source map, when the build writes one, moves down the one line.
+ * The Vite plugin for a page build: writes the hint onto the chunks of `entries`, the chunks of
+ * `modules` (code a page runs as it loads without importing it statically: the Excel page's first
+ * list), and their static imports. A chunk's source map, when the build writes one, moves down the
+ * one line.
  */
-export function compileHints(entries: readonly string[]): Plugin {
+export function compileHints(entries: readonly string[], modules: readonly RegExp[] = []): Plugin {
   return {
     name: "reporting-platform:compile-hints",
     apply: "build",
@@ -57,7 +73,7 @@ export function compileHints(entries: readonly string[]): Plugin {
       const chunks = Object.values(bundle).filter(
         (c): c is ChunkLike & (typeof bundle)[string] => c.type === "chunk",
       );
-      for (const file of staticClosure(chunks as ChunkLike[], entries)) {
+      for (const file of staticClosure(chunks as ChunkLike[], entries, modules)) {
         const chunk = bundle[file];
         if (chunk?.type !== "chunk") continue;
         if (chunk.code.startsWith(COMPILE_HINT)) continue;

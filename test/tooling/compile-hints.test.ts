@@ -34,4 +34,24 @@ describe("compile hints", () => {
     );
     expect(() => staticClosure(chunks, ["missing"])).toThrow(/the missing entry is missing/);
   });
+
+  it("marks the chunks holding the named modules too (code a page runs as it loads), with their static imports", () => {
+    const held = (fileName: string, imports: string[], moduleIds: string[]) => ({
+      ...chunk(fileName, imports),
+      moduleIds,
+    });
+    const chunks = [
+      chunk("pane.js", ["react.js"], "taskpane"),
+      chunk("react.js", []),
+      held("gateway.js", ["schema.js"], ["/src/hosts/direct-gateway-impl.ts"]),
+      held("schema.js", [], ["/src/core/schema.ts"]),
+      held("chat.js", [], ["/taskpane/AgentChat.tsx"]),
+    ];
+    expect([...staticClosure(chunks, ["taskpane"], [/direct-gateway-impl\.ts$/])].sort()).toEqual(
+      ["gateway.js", "pane.js", "react.js", "schema.js"].sort(),
+    );
+    expect(() => staticClosure(chunks, ["taskpane"], [/nowhere\.ts$/])).toThrow(
+      /no chunk of the build holds/,
+    );
+  });
 });

@@ -197,8 +197,9 @@ export function excelBuild(): UserConfig {
       fluentTokens(),
       addinFiles(),
       earlyScript(),
-      // The first screen: the early scripts, the pane's entry and what they import statically.
-      compileHints([...EARLY_ENTRIES, PANE_ENTRY]),
+      // The first screen: the early script, the pane's entry and what they import statically; and
+      // the first list's code, which the page preloads and runs as it loads (FIRST_LIST_MODULES).
+      compileHints([...EARLY_ENTRIES, PANE_ENTRY], FIRST_LIST_MODULES),
     ],
     // The refresh worker (src/hosts/refresh-worker.ts), started with `{ type: "module" }`, is built
     // as ES modules; it loads with the first refresh, never with the first screen.

@@ -94,8 +94,8 @@ describe("dist/excel", () => {
     }
   });
 
-  it("the first screen's chunks carry V8's compile hint on their first line; the lazy chunks do not", () => {
-    const initial = new Set(initialScripts());
+  it("the first screen's chunks and the first list's carry V8's compile hint on their first line; the lazy chunks do not", () => {
+    const initial = new Set([...initialScripts(), ...preloaded(true)]);
     const assets = readdirSync(join(DIST, "assets"))
       .filter((f) => f.endsWith(".js"))
       .map((f) => `assets/${f}`);
