@@ -11,7 +11,13 @@
  *
  * Unknown extra fields are accepted and ignored in both readings (the real service adds fields such
  * as `resultChecksum` over time).
+ *
+ * Every schema is built when it is first used (lazy-schema.ts): the pane's first list reads only the
+ * tolerant report and what settings need, and building the rest when this module loaded cost it
+ * about 20 ms of main-thread CPU. The exported schemas are stand-ins that build on first use and
+ * behave as the schema they stand for.
  */
+import { built, lazily } from "./lazy-schema.js";
 import * as z from "./zod.js";
 
 const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
@@ -75,17 +81,12 @@ const ROLE_ACTIONS = [
   "FolderManage",
 ] as const;
 
-const ReportTypeSchema = z.enum(REPORT_TYPES);
-const PlacementHostSchema = z.enum(PLACEMENT_HOSTS);
-const PlacementSyncStatusSchema = z.enum(SYNC_STATUSES);
-const RoleActionSchema = z.enum(ROLE_ACTIONS);
-
-export type PlacementHost = z.infer<typeof PlacementHostSchema>;
-export type PlacementSyncStatus = z.infer<typeof PlacementSyncStatusSchema>;
-type RoleAction = z.infer<typeof RoleActionSchema>;
+export type PlacementHost = (typeof PLACEMENT_HOSTS)[number];
+export type PlacementSyncStatus = (typeof SYNC_STATUSES)[number];
+type RoleAction = (typeof ROLE_ACTIONS)[number];
 
 /** "string, date or date-time": an ISO date (2024-05-01) or an ISO date-time, with or without offset. */
-const DateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
+const dateOrDateTime = built(() => z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]));
 
 type Mode = "strict" | "tolerant";
 
@@ -112,15 +113,18 @@ function enumField<const T extends readonly [string, ...string[]], F extends T[n
  * `resultChecksum` (platform-api.md, hand edits): the fingerprint the add-in computed over the cells
  * it wrote, opaque to the service. `to` on a chunk is deprecated and ignored.
  */
-export const ResultChecksumSchema = z.object({
-  v: z.int().check(z.gte(1)),
-  chunks: z
-    .array(
-      z.object({ from: z.int().check(z.gte(0)), hash: z.string().check(z.minLength(1), z.maxLength(64)) }),
-    )
-    .check(z.maxLength(2_000)),
-  payload: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-});
+const resultChecksum = built(() =>
+  z.object({
+    v: z.int().check(z.gte(1)),
+    chunks: z
+      .array(
+        z.object({ from: z.int().check(z.gte(0)), hash: z.string().check(z.minLength(1), z.maxLength(64)) }),
+      )
+      .check(z.maxLength(2_000)),
+    payload: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  }),
+);
+export const ResultChecksumSchema = lazily(resultChecksum);
 export type ResultChecksum = z.infer<typeof ResultChecksumSchema>;
 
 /** An optional field outside the spec's table: its value when of the type, else null (in both readings). */
@@ -164,7 +168,7 @@ function buildSchemas(mode: Mode) {
 
   const actions =
     mode === "strict"
-      ? z.array(RoleActionSchema)
+      ? z.array(z.enum(ROLE_ACTIONS))
       : z.pipe(
           z.array(z.string()),
           z.transform((list: string[]) =>
@@ -195,9 +199,9 @@ function buildSchemas(mode: Mode) {
     resultChecksum: z.optional(
       z.nullable(
         mode === "strict"
-          ? ResultChecksumSchema
+          ? resultChecksum()
           : z.union([
-              ResultChecksumSchema,
+              resultChecksum(),
               z.pipe(
                 z.unknown(),
                 z.transform((): ResultChecksum | null => null),
@@ -215,11 +219,11 @@ function buildSchemas(mode: Mode) {
     user: ResourceOwner,
     name: z.string(),
     refreshedByUser: ResourceOwner,
-    createdAt: DateOrDateTime,
-    updatedAt: DateOrDateTime,
+    createdAt: dateOrDateTime(),
+    updatedAt: dateOrDateTime(),
     // The report type is required and drives nothing in the add-in, but a value we cannot name
     // is still refused in both readings: a tolerant reading would have to invent one.
-    type: ReportTypeSchema,
+    type: z.enum(REPORT_TYPES),
     canEdit: z.optional(z.nullable(z.boolean())),
     canManage: z.optional(z.nullable(z.boolean())),
     createdBy: z.optional(z.int()),
@@ -246,15 +250,14 @@ function buildSchemas(mode: Mode) {
   return { ResourceOwner, WorkspaceFolderPathEntry, PivotItems, RoleWithAccess, ReportPlacement, Report };
 }
 
-const strict = buildSchemas("strict");
-const tolerant = buildSchemas("tolerant");
+const strict = built(() => buildSchemas("strict"));
+const tolerant = built(() => buildSchemas("tolerant"));
 
-const ResourceOwnerSchema = strict.ResourceOwner;
-export const ReportPlacementSchema = strict.ReportPlacement;
-export const ReportSchema = strict.Report;
+export const ReportPlacementSchema = lazily(() => strict().ReportPlacement);
+export const ReportSchema = lazily(() => strict().Report);
 
 /** What the client parses responses with: unknown enum values tolerated (see the top of this file). */
-export const TolerantReportSchema = tolerant.Report;
+export const TolerantReportSchema = lazily(() => tolerant().Report);
 
 // ---------------------------------------------------------------------------------------------
 // The tolerant reading of a report, with its placements checked by hand.
@@ -272,23 +275,23 @@ export const TolerantReportSchema = tolerant.Report;
 type PlacementKey = keyof ReportPlacement;
 const REQUIRED_STRINGS: readonly PlacementKey[] = ["workbookId", "resultLocation"];
 /** Every field of a placement in the schema's order, with how it is read when present. */
-const PLACEMENT_FIELDS: readonly (readonly [
-  PlacementKey,
-  "string" | "int" | "host" | "sync" | "checksum",
-])[] = Object.keys(ReportPlacementSchema.shape).map((key) => {
-  const k = key as PlacementKey;
-  const kind =
-    k === "placedByUserId" || k === "refreshedByUserId"
-      ? "int"
-      : k === "host"
-        ? "host"
-        : k === "syncStatus"
-          ? "sync"
-          : k === "resultChecksum"
-            ? "checksum"
-            : "string";
-  return [k, kind] as const;
-});
+const placementFields = built(
+  (): readonly (readonly [PlacementKey, "string" | "int" | "host" | "sync" | "checksum"])[] =>
+    Object.keys(tolerant().ReportPlacement.shape).map((key) => {
+      const k = key as PlacementKey;
+      const kind =
+        k === "placedByUserId" || k === "refreshedByUserId"
+          ? "int"
+          : k === "host"
+            ? "host"
+            : k === "syncStatus"
+              ? "sync"
+              : k === "resultChecksum"
+                ? "checksum"
+                : "string";
+      return [k, kind] as const;
+    }),
+);
 
 /** The placement read by hand as TolerantReportSchema reads it, or undefined when it is not of the plain shape. */
 function plainPlacement(value: unknown): ReportPlacement | undefined {
@@ -296,7 +299,7 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
   const input = value as Record<string, unknown>;
   for (const key of REQUIRED_STRINGS) if (typeof input[key] !== "string") return undefined;
   const out: Record<string, unknown> = {};
-  for (const [key, kind] of PLACEMENT_FIELDS) {
+  for (const [key, kind] of placementFields()) {
     const v = input[key];
     if (v === undefined) {
       // Absent: left out, as zod leaves it. Present but undefined: zod's to read.
@@ -325,7 +328,7 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
         out[key] = (SYNC_STATUSES as readonly string[]).includes(v) ? v : "UNKNOWN";
         break;
       case "checksum": {
-        const read = ResultChecksumSchema.safeParse(v);
+        const read = resultChecksum().safeParse(v);
         out[key] = read.success ? read.data : null;
         break;
       }
@@ -338,18 +341,21 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
  * The report's fields but its placements, read as TolerantReportSchema reads them; the placements
  * (already read by hand, or null) are taken as they are, in their place among the fields.
  */
-const TolerantReportSansPlacements = z.object({
-  ...tolerant.Report.shape,
-  externalWorkbookPlacements: z.optional(z.unknown()),
-});
+const tolerantReportSansPlacements = built(() =>
+  z.object({
+    ...tolerant().Report.shape,
+    externalWorkbookPlacements: z.optional(z.unknown()),
+  }),
+);
 
 /**
  * Reads a report as `TolerantReportSchema.safeParse` does, with the same result (data, or the same
  * issues), faster for a report with many placements of the plain shape the service sends.
  */
 export function safeParseTolerantReport(value: unknown): ReturnType<typeof TolerantReportSchema.safeParse> {
+  const whole = tolerant().Report;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return TolerantReportSchema.safeParse(value);
+    return whole.safeParse(value);
   }
   const list = (value as { externalWorkbookPlacements?: unknown }).externalWorkbookPlacements;
   let placements: ReportPlacement[] | null | undefined;
@@ -357,31 +363,34 @@ export function safeParseTolerantReport(value: unknown): ReturnType<typeof Toler
     placements = [];
     for (const item of list) {
       const read = plainPlacement(item);
-      if (!read) return TolerantReportSchema.safeParse(value);
+      if (!read) return whole.safeParse(value);
       placements.push(read);
     }
   } else if (list !== null && list !== undefined) {
-    return TolerantReportSchema.safeParse(value);
+    return whole.safeParse(value);
   }
-  const rest = TolerantReportSansPlacements.safeParse(value);
-  if (!rest.success) return TolerantReportSchema.safeParse(value);
+  const rest = tolerantReportSansPlacements().safeParse(value);
+  if (!rest.success) return whole.safeParse(value);
   if (placements) rest.data.externalWorkbookPlacements = placements;
   return rest as ReturnType<typeof TolerantReportSchema.safeParse>;
 }
 
-export type ResourceOwner = z.infer<typeof ResourceOwnerSchema>;
+export type ResourceOwner = z.infer<ReturnType<typeof strict>["ResourceOwner"]>;
 export type ReportPlacement = z.infer<typeof ReportPlacementSchema>;
 export type Report = z.infer<typeof ReportSchema>;
 
 /** The disconnect input (platform-api.md): every field optional, each a string or null. */
-export const DisconnectInputSchema = z.object({
-  placementId: z.optional(z.nullable(z.string())),
-  externalWorkbookId: z.optional(z.nullable(z.string())),
-  sheetName: z.optional(z.nullable(z.string())),
-  anchorCell: z.optional(z.nullable(z.string())),
-  resultLocation: z.optional(z.nullable(z.string())),
-  sheetId: z.optional(z.nullable(z.string())),
-});
+const disconnectInput = built(() =>
+  z.object({
+    placementId: z.optional(z.nullable(z.string())),
+    externalWorkbookId: z.optional(z.nullable(z.string())),
+    sheetName: z.optional(z.nullable(z.string())),
+    anchorCell: z.optional(z.nullable(z.string())),
+    resultLocation: z.optional(z.nullable(z.string())),
+    sheetId: z.optional(z.nullable(z.string())),
+  }),
+);
+export const DisconnectInputSchema = lazily(disconnectInput);
 export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
 
 /**
@@ -389,11 +398,13 @@ export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
  * addressed as for a disconnect, the checksum of the cells written, and the result's new last cell
  * (recorded with the refresh: a decision, docs/decisions.md).
  */
-export const RefreshInputSchema = z.object({
-  ...DisconnectInputSchema.shape,
-  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
-  endResultCell: z.optional(z.nullable(z.string())),
-});
+export const RefreshInputSchema = lazily(() =>
+  z.object({
+    ...disconnectInput().shape,
+    resultChecksum: z.optional(z.nullable(resultChecksum())),
+    endResultCell: z.optional(z.nullable(z.string())),
+  }),
+);
 export type RefreshInput = z.infer<typeof RefreshInputSchema>;
 
 /**
@@ -401,81 +412,96 @@ export type RefreshInput = z.infer<typeof RefreshInputSchema>;
  * report"): `externalWorkbookId` and `resultLocation` required; `placementId` to update one
  * placement; `addressOnly` to change only its address and keep its checksum.
  */
-export const ConnectWorkbookInputSchema = z.object({
-  externalWorkbookId: z.string().check(z.minLength(1)),
-  resultLocation: z.string().check(z.minLength(1)),
-  placementId: z.optional(z.nullable(z.string())),
-  sheetId: z.optional(z.nullable(z.string())),
-  sheetName: z.optional(z.nullable(z.string())),
-  anchorCell: z.optional(z.nullable(z.string())),
-  endResultCell: z.optional(z.nullable(z.string())),
-  workbookName: z.optional(z.nullable(z.string())),
-  host: z.optional(z.nullable(z.enum(PLACEMENT_HOSTS))),
-  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
-  addressOnly: z.optional(z.boolean()),
-});
+export const ConnectWorkbookInputSchema = lazily(() =>
+  z.object({
+    externalWorkbookId: z.string().check(z.minLength(1)),
+    resultLocation: z.string().check(z.minLength(1)),
+    placementId: z.optional(z.nullable(z.string())),
+    sheetId: z.optional(z.nullable(z.string())),
+    sheetName: z.optional(z.nullable(z.string())),
+    anchorCell: z.optional(z.nullable(z.string())),
+    endResultCell: z.optional(z.nullable(z.string())),
+    workbookName: z.optional(z.nullable(z.string())),
+    host: z.optional(z.nullable(z.enum(PLACEMENT_HOSTS))),
+    resultChecksum: z.optional(z.nullable(resultChecksum())),
+    addressOnly: z.optional(z.boolean()),
+  }),
+);
 export type ConnectWorkbookInput = z.infer<typeof ConnectWorkbookInputSchema>;
 
 /** A value of a user attribute (platform-api.md): string, number, boolean, list of strings or numbers, or null. */
-const UserAttributeValueSchema = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.array(z.union([z.string(), z.number()])),
-  z.null(),
-]);
-export const UserAttributeSchema = z.object({
-  name: z.string().check(z.minLength(1)),
-  value: UserAttributeValueSchema,
-});
+const userAttribute = built(() =>
+  z.object({
+    name: z.string().check(z.minLength(1)),
+    value: z.union([
+      z.string(),
+      z.number(),
+      z.boolean(),
+      z.array(z.union([z.string(), z.number()])),
+      z.null(),
+    ]),
+  }),
+);
+export const UserAttributeSchema = lazily(userAttribute);
 export type UserAttribute = z.infer<typeof UserAttributeSchema>;
 
-export const SessionSettingsSchema = z.object({
-  externalId: z.optional(z.string()),
-  internalId: z.optional(z.string()),
-  email: z.optional(z.string()),
-  userAttributes: z.optional(z.array(UserAttributeSchema)),
-  groups: z.optional(z.array(z.string())),
-  roles: z.optional(z.array(z.string())),
-  securityContext: z.optional(z.record(z.string(), z.unknown())),
-});
+const sessionSettings = built(() =>
+  z.object({
+    externalId: z.optional(z.string()),
+    internalId: z.optional(z.string()),
+    email: z.optional(z.string()),
+    userAttributes: z.optional(z.array(userAttribute())),
+    groups: z.optional(z.array(z.string())),
+    roles: z.optional(z.array(z.string())),
+    securityContext: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
+export const SessionSettingsSchema = lazily(sessionSettings);
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 
 export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
 
 /** The chat request (platform-api.md, Agent chat). */
-export const ChatRequestSchema = z.object({
-  input: z.optional(z.string()),
-  chatId: z.optional(z.string()),
-  messageId: z.optional(
-    z.string().check(z.regex(MESSAGE_ID_PATTERN, "messageId must be a millisecond timestamp then -message")),
-  ),
-  sessionSettings: SessionSettingsSchema,
-});
+export const ChatRequestSchema = lazily(() =>
+  z.object({
+    input: z.optional(z.string()),
+    chatId: z.optional(z.string()),
+    messageId: z.optional(
+      z
+        .string()
+        .check(z.regex(MESSAGE_ID_PATTERN, "messageId must be a millisecond timestamp then -message")),
+    ),
+    sessionSettings: sessionSettings(),
+  }),
+);
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 /**
  * One line of the chat stream. Only the fields clients use are typed; every other field is kept
  * (control lines such as `__usage__` carry their own).
  */
-export const ChatMessageSchema = z.looseObject({
-  id: z.optional(z.string()),
-  role: z.optional(z.string()),
-  content: z.optional(z.nullable(z.string())),
-  graphPath: z.optional(z.nullable(z.array(z.string()))),
-  state: z.optional(z.nullable(z.looseObject({ chatId: z.optional(z.string()) }))),
-  isDelta: z.optional(z.boolean()),
-  isInProcess: z.optional(z.boolean()),
-  sort: z.optional(z.number()),
-  type: z.optional(z.string()),
-  error: z.optional(z.unknown()),
-});
+export const ChatMessageSchema = lazily(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    role: z.optional(z.string()),
+    content: z.optional(z.nullable(z.string())),
+    graphPath: z.optional(z.nullable(z.array(z.string()))),
+    state: z.optional(z.nullable(z.looseObject({ chatId: z.optional(z.string()) }))),
+    isDelta: z.optional(z.boolean()),
+    isInProcess: z.optional(z.boolean()),
+    sort: z.optional(z.number()),
+    type: z.optional(z.string()),
+    error: z.optional(z.unknown()),
+  }),
+);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-export const DeploymentSchema = z.looseObject({
-  id: z.int(),
-  name: z.string(),
-  /** Where the deployment's data API lives (platform-api.md, "The data API"); read from the deployment itself. */
-  deploymentUrl: z.optional(z.nullable(z.string())),
-});
+export const DeploymentSchema = lazily(() =>
+  z.looseObject({
+    id: z.int(),
+    name: z.string(),
+    /** Where the deployment's data API lives (platform-api.md, "The data API"); read from the deployment itself. */
+    deploymentUrl: z.optional(z.nullable(z.string())),
+  }),
+);
 export type Deployment = z.infer<typeof DeploymentSchema>;

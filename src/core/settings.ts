@@ -11,6 +11,7 @@
 
 import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
+import { built } from "./lazy-schema.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
@@ -77,21 +78,26 @@ export interface SettingsPatch {
   seenChatUrl?: string;
 }
 
-/** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
-const SettingsPatchSchema = z.object({
-  tenantUrl: z.optional(z.string()),
-  deploymentId: z.optional(z.nullable(z.number())),
-  chatUrl: z.optional(z.string()),
-  externalId: z.optional(z.string()),
-  email: z.optional(z.string()),
-  userAttributes: z.optional(z.array(UserAttributeSchema)),
-  apiKey: z.optional(z.string()),
-  agentApiKey: z.optional(z.string()),
-  scimToken: z.optional(z.string()),
-  confirmChatUrl: z.optional(z.boolean()),
-  seenTenantUrl: z.optional(z.string()),
-  seenChatUrl: z.optional(z.string()),
-});
+/**
+ * A settings patch as it may arrive from a sidebar or a store: every field checked for its type.
+ * Built when a patch is first checked (lazy-schema.ts): the first list saves nothing.
+ */
+const settingsPatchSchema = built(() =>
+  z.object({
+    tenantUrl: z.optional(z.string()),
+    deploymentId: z.optional(z.nullable(z.number())),
+    chatUrl: z.optional(z.string()),
+    externalId: z.optional(z.string()),
+    email: z.optional(z.string()),
+    userAttributes: z.optional(z.array(UserAttributeSchema)),
+    apiKey: z.optional(z.string()),
+    agentApiKey: z.optional(z.string()),
+    scimToken: z.optional(z.string()),
+    confirmChatUrl: z.optional(z.boolean()),
+    seenTenantUrl: z.optional(z.string()),
+    seenChatUrl: z.optional(z.string()),
+  }),
+);
 
 const FIELD_NAMES: Record<string, string> = {
   tenantUrl: "The tenant URL",
@@ -126,7 +132,7 @@ function parseSettingsPatch(patch: unknown): SettingsPatch {
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
   }
-  const parsed = SettingsPatchSchema.safeParse(patch);
+  const parsed = settingsPatchSchema().safeParse(patch);
   if (parsed.success) return parsed.data;
   const field = String(parsed.error.issues[0]?.path[0] ?? "");
   if (field === "userAttributes") {
