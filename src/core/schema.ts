@@ -275,23 +275,61 @@ export const TolerantReportSchema = lazily(() => tolerant().Report);
 type PlacementKey = keyof ReportPlacement;
 const REQUIRED_STRINGS: readonly PlacementKey[] = ["workbookId", "resultLocation"];
 /** Every field of a placement in the schema's order, with how it is read when present. */
-const placementFields = built(
-  (): readonly (readonly [PlacementKey, "string" | "int" | "host" | "sync" | "checksum"])[] =>
-    Object.keys(tolerant().ReportPlacement.shape).map((key) => {
-      const k = key as PlacementKey;
-      const kind =
-        k === "placedByUserId" || k === "refreshedByUserId"
-          ? "int"
-          : k === "host"
-            ? "host"
-            : k === "syncStatus"
-              ? "sync"
-              : k === "resultChecksum"
-                ? "checksum"
-                : "string";
-      return [k, kind] as const;
-    }),
-);
+/**
+ * Every field of a placement in ReportPlacement's order (buildSchemas), with how it is read when
+ * present. Written out rather than read off the schema, which would build it; the equivalence test
+ * (test/core/schema.fast-read.test.ts) compares fields and their order with zod's reading.
+ */
+const PLACEMENT_FIELDS: readonly (readonly [
+  PlacementKey,
+  "string" | "int" | "host" | "sync" | "checksum",
+])[] = [
+  ["workbookId", "string"],
+  ["resultLocation", "string"],
+  ["id", "string"],
+  ["anchorCell", "string"],
+  ["endResultCell", "string"],
+  ["host", "host"],
+  ["placedAt", "string"],
+  ["placedByUserId", "int"],
+  ["queryChecksum", "string"],
+  ["refreshedAt", "string"],
+  ["refreshedByUserId", "int"],
+  ["sheetId", "string"],
+  ["sheetName", "string"],
+  ["syncStatus", "sync"],
+  ["workbookName", "string"],
+  ["resultChecksum", "checksum"],
+];
+
+/**
+ * A placement's checksum read as the tolerant reading reads it (the checksum when it is one, else
+ * null), for a JSON object; NOT_PLAIN for anything else, or a field present but undefined (zod's).
+ */
+function plainChecksum(v: unknown): Read<ResultChecksum | null> {
+  if (!isJsonObject(v)) return typeof v === "object" && v !== null && !Array.isArray(v) ? NOT_PLAIN : null;
+  const { chunks, payload } = v;
+  if (!Number.isSafeInteger(v.v) || (v.v as number) < 1) return null;
+  if (!Array.isArray(chunks) || chunks.length > 2_000) return null;
+  if ("payload" in v && payload === undefined) return NOT_PLAIN;
+  if (payload !== undefined && (typeof payload !== "string" || payload.length < 1 || payload.length > 128)) {
+    return null;
+  }
+  const read: ResultChecksum["chunks"] = [];
+  for (const chunk of chunks) {
+    if (!isJsonObject(chunk)) {
+      if (typeof chunk === "object" && chunk !== null && !Array.isArray(chunk)) return NOT_PLAIN;
+      return null;
+    }
+    const { from, hash } = chunk;
+    if (!Number.isSafeInteger(from) || (from as number) < 0) return null;
+    if (typeof hash !== "string" || hash.length < 1 || hash.length > 64) return null;
+    read.push({ from: from as number, hash });
+  }
+  return payload === undefined
+    ? { v: v.v as number, chunks: read }
+    : { v: v.v as number, chunks: read, payload };
+}
 
 /** The placement read by hand as TolerantReportSchema reads it, or undefined when it is not of the plain shape. */
 function plainPlacement(value: unknown): ReportPlacement | undefined {
@@ -299,7 +337,7 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
   const input = value as Record<string, unknown>;
   for (const key of REQUIRED_STRINGS) if (typeof input[key] !== "string") return undefined;
   const out: Record<string, unknown> = {};
-  for (const [key, kind] of placementFields()) {
+  for (const [key, kind] of PLACEMENT_FIELDS) {
     const v = input[key];
     if (v === undefined) {
       // Absent: left out, as zod leaves it. Present but undefined: zod's to read.
@@ -328,8 +366,12 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
         out[key] = (SYNC_STATUSES as readonly string[]).includes(v) ? v : "UNKNOWN";
         break;
       case "checksum": {
-        const read = resultChecksum().safeParse(v);
-        out[key] = read.success ? read.data : null;
+        const plain = plainChecksum(v);
+        if (plain !== NOT_PLAIN) out[key] = plain;
+        else {
+          const read = resultChecksum().safeParse(v);
+          out[key] = read.success ? read.data : null;
+        }
         break;
       }
     }
@@ -337,42 +379,226 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
   return out as ReportPlacement;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The tolerant reading of the report's own fields, by hand too.
+//
+// The first list reads every report of the workbook, and zod's first parse of a report costs the
+// cold pane more than the parse itself: building the tolerant schemas (some hundred objects) and
+// running zod's parsing code for the first time (V8 compiles each function on its first call, on
+// the main thread). A report of the plain shape the service sends (JSON: plain objects, the
+// spec's types) is read here by hand to exactly what TolerantReportSchema makes of it: the same
+// fields in the schema's order, unknown fields dropped, tolerated values read as the schema reads
+// them. Anything else (a wrong type, a field present but undefined, an object of another kind) is
+// left to zod, whose answer and issues are then the answer (test/core/schema.fast-read.test.ts).
+
+/** A value the hand reading leaves to zod. */
+const NOT_PLAIN: unique symbol = Symbol("not plain");
+type Read<T> = T | typeof NOT_PLAIN;
+
 /**
- * The report's fields but its placements, read as TolerantReportSchema reads them; the placements
- * (already read by hand, or null) are taken as they are, in their place among the fields.
+ * A JSON object (a plain object, of whichever realm made it): the only objects read by hand. An
+ * array, a class's instance or anything else is zod's.
  */
-const tolerantReportSansPlacements = built(() =>
-  z.object({
-    ...tolerant().Report.shape,
-    externalWorkbookPlacements: z.optional(z.unknown()),
-  }),
-);
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+const readString = (v: unknown): Read<string> => (typeof v === "string" ? v : NOT_PLAIN);
+const readInt = (v: unknown): Read<number> => (Number.isSafeInteger(v) ? (v as number) : NOT_PLAIN);
+const readBoolean = (v: unknown): Read<boolean> => (typeof v === "boolean" ? v : NOT_PLAIN);
+const nullable =
+  <T>(read: (v: unknown) => Read<T>) =>
+  (v: unknown): Read<T | null> =>
+    v === null ? null : read(v);
+
+function readStrings(v: unknown): Read<string[]> {
+  if (!Array.isArray(v)) return NOT_PLAIN;
+  for (const item of v) if (typeof item !== "string") return NOT_PLAIN;
+  return [...v];
+}
+
+/** An enum field read tolerantly: a value not among `values` reads as `fallback`; not a string, zod's. */
+const tolerantEnum =
+  <F>(values: readonly string[], fallback: F) =>
+  (v: unknown): Read<string | F> =>
+    typeof v !== "string" ? NOT_PLAIN : values.includes(v) ? v : fallback;
+
+/** "string, date or date-time", with zod's own patterns for `z.iso.date()` and `z.iso.datetime()`. */
+const datePatterns = built(() => [z.regexes.date, z.regexes.datetime({ offset: true, local: true })]);
+function readDate(v: unknown): Read<string> {
+  if (typeof v !== "string") return NOT_PLAIN;
+  return datePatterns().some((pattern) => pattern.test(v)) ? v : NOT_PLAIN;
+}
+
+const PUBLIC_ID = /^[0-9A-Za-z]{12}$/;
+
+/** An object read field by field, in `fields`' order; an absent optional field left out. */
+function readObject(
+  v: unknown,
+  fields: readonly (readonly [string, (v: unknown) => Read<unknown>, "required" | "optional"])[],
+): Read<Record<string, unknown>> {
+  if (!isJsonObject(v)) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const [key, read, presence] of fields) {
+    const value = v[key];
+    if (value === undefined) {
+      // Absent and optional: left out, as zod leaves it. Required, or present but undefined: zod's.
+      if (presence === "required" || key in v) return NOT_PLAIN;
+      continue;
+    }
+    const r = read(value);
+    if (r === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = r;
+  }
+  return out;
+}
+
+const readOwner = (v: unknown) =>
+  readObject(v, [
+    ["id", readInt, "required"],
+    ["email", readString, "required"],
+    ["firstName", nullable(readString), "optional"],
+    ["picture", nullable(readString), "optional"],
+  ]);
+
+function readList<T>(read: (v: unknown) => Read<T>) {
+  return (v: unknown): Read<T[]> => {
+    if (!Array.isArray(v)) return NOT_PLAIN;
+    const out: T[] = [];
+    for (const item of v) {
+      const r = read(item);
+      if (r === NOT_PLAIN) return NOT_PLAIN;
+      out.push(r);
+    }
+    return out;
+  };
+}
+
+/** `optionalLoose`: the value when of the type, else null. */
+const loose =
+  (is: (v: unknown) => boolean) =>
+  (v: unknown): unknown =>
+    is(v) ? v : null;
+
+const readPivotItems = (v: unknown) =>
+  readObject(v, [
+    ["columns", readStrings, "required"],
+    ["measures", readStrings, "required"],
+    ["rows", readStrings, "required"],
+    ["filters", readStrings, "required"],
+    ["measuresAxis", nullable(tolerantEnum(MEASURES_AXES, null)), "optional"],
+    ["measuresPosition", nullable(tolerantEnum(MEASURES_POSITIONS, null)), "optional"],
+    [
+      "displayScale",
+      loose((x) => (typeof x === "number" && Number.isFinite(x)) || typeof x === "string"),
+      "optional",
+    ],
+    ["showColumnTotals", loose((x) => typeof x === "boolean"), "optional"],
+    ["showRowTotals", loose((x) => typeof x === "boolean"), "optional"],
+    ["showAppliedFilters", loose((x) => typeof x === "boolean"), "optional"],
+  ]);
+
+const readRole = (v: unknown) =>
+  readObject(v, [
+    ["id", readInt, "required"],
+    ["name", readString, "required"],
+    [
+      "actions",
+      (x: unknown): Read<string[]> => {
+        const all = readStrings(x);
+        return all === NOT_PLAIN ? all : all.filter((a) => (ROLE_ACTIONS as readonly string[]).includes(a));
+      },
+      "required",
+    ],
+  ]);
+
+/** `z.record(z.string(), z.unknown())` of a JSON object: its own keys copied, in order. */
+function readMeta(v: unknown): Read<Record<string, unknown>> {
+  if (!isJsonObject(v) || Object.getOwnPropertySymbols(v).length > 0) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    if (key === "__proto__") return NOT_PLAIN;
+    out[key] = v[key];
+  }
+  return out;
+}
+
+/** Every field of a report in TolerantReportSchema's order, how it is read, and whether it is required. */
+const REPORT_FIELDS: readonly (readonly [string, (v: unknown) => Read<unknown>, "required" | "optional"])[] =
+  [
+    ["id", readInt, "required"],
+    ["publicId", (v) => (typeof v === "string" && PUBLIC_ID.test(v) ? v : NOT_PLAIN), "required"],
+    ["deploymentId", readInt, "required"],
+    ["userId", readInt, "required"],
+    ["user", readOwner, "required"],
+    ["name", readString, "required"],
+    ["refreshedByUser", readOwner, "required"],
+    ["createdAt", readDate, "required"],
+    ["updatedAt", readDate, "required"],
+    [
+      "type",
+      (v) => (typeof v === "string" && (REPORT_TYPES as readonly string[]).includes(v) ? v : NOT_PLAIN),
+      "required",
+    ],
+    ["canEdit", nullable(readBoolean), "optional"],
+    ["canManage", nullable(readBoolean), "optional"],
+    ["createdBy", readInt, "optional"],
+    ["currentQueryChecksum", nullable(readString), "optional"],
+    ["description", nullable(readString), "optional"],
+    ["endResultCell", nullable(readString), "optional"],
+    ["externalWorkbookId", nullable(readString), "optional"],
+    // The placements are read apart (plainPlacement) and put in their place.
+    ["externalWorkbookPlacements", (v) => v, "optional"],
+    ["folderId", nullable(readInt), "optional"],
+    [
+      "folderPath",
+      readList((v) =>
+        readObject(v, [
+          ["id", readInt, "required"],
+          ["name", readString, "required"],
+        ]),
+      ),
+      "optional",
+    ],
+    ["jsonQuery", nullable(readString), "optional"],
+    ["meta", nullable(readMeta), "optional"],
+    ["pivotItems", nullable(readPivotItems), "optional"],
+    ["refreshedBy", nullable(readInt), "optional"],
+    ["resultLocation", nullable(readString), "optional"],
+    ["rolesWithAccess", nullable(readList(readRole)), "optional"],
+    ["source", nullable(tolerantEnum(REPORT_SOURCES, null)), "optional"],
+    ["sqlQuery", nullable(readString), "optional"],
+    ["title", nullable(readString), "optional"],
+    ["version", nullable(readInt), "optional"],
+    ["workbookId", nullable(readInt), "optional"],
+  ];
 
 /**
  * Reads a report as `TolerantReportSchema.safeParse` does, with the same result (data, or the same
- * issues), faster for a report with many placements of the plain shape the service sends.
+ * issues), without zod for a report of the plain shape the service sends, and faster for one with
+ * many placements.
  */
 export function safeParseTolerantReport(value: unknown): ReturnType<typeof TolerantReportSchema.safeParse> {
-  const whole = tolerant().Report;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return whole.safeParse(value);
-  }
-  const list = (value as { externalWorkbookPlacements?: unknown }).externalWorkbookPlacements;
-  let placements: ReportPlacement[] | null | undefined;
+  const zod = () => tolerant().Report.safeParse(value);
+  if (!isJsonObject(value)) return zod();
+  const list = value.externalWorkbookPlacements;
+  let placements: ReportPlacement[] | null | undefined = list as null | undefined;
   if (Array.isArray(list)) {
     placements = [];
     for (const item of list) {
       const read = plainPlacement(item);
-      if (!read) return whole.safeParse(value);
+      if (!read) return zod();
       placements.push(read);
     }
   } else if (list !== null && list !== undefined) {
-    return whole.safeParse(value);
+    return zod();
   }
-  const rest = tolerantReportSansPlacements().safeParse(value);
-  if (!rest.success) return whole.safeParse(value);
-  if (placements) rest.data.externalWorkbookPlacements = placements;
-  return rest as ReturnType<typeof TolerantReportSchema.safeParse>;
+  const rest = readObject(value, REPORT_FIELDS);
+  if (rest === NOT_PLAIN) return zod();
+  if ("externalWorkbookPlacements" in rest) rest.externalWorkbookPlacements = placements;
+  return { success: true, data: rest as Report } as ReturnType<typeof TolerantReportSchema.safeParse>;
 }
 
 export type ResourceOwner = z.infer<ReturnType<typeof strict>["ResourceOwner"]>;
