@@ -2,29 +2,32 @@
  * The directory (auth rule 5, `/api/scim/v2`): SCIM user resources as the service answers them,
  * and the mapping to the users the pane lists.
  */
+import { lazily } from "./lazy-schema.js";
 import * as z from "./zod.js";
 
-const ScimUserSchema = z.looseObject({
-  id: z.string(),
-  userName: z.string(),
-  name: z.nullish(
-    z.looseObject({
-      givenName: z.nullish(z.string()),
-      familyName: z.nullish(z.string()),
-      formatted: z.nullish(z.string()),
-    }),
-  ),
-  displayName: z.nullish(z.string()),
-  emails: z.nullish(z.array(z.looseObject({ value: z.string(), primary: z.nullish(z.boolean()) }))),
-  active: z.nullish(z.boolean()),
-});
-
-export const ScimListResponseSchema = z.looseObject({
-  schemas: z.array(z.string()),
-  totalResults: z.int(),
-  startIndex: z.optional(z.int()),
-  itemsPerPage: z.optional(z.int()),
-  Resources: z.optional(z.array(ScimUserSchema)),
+/** Built when first used (lazy-schema.ts): the pane's first list reads no directory. */
+export const ScimListResponseSchema = lazily(() => {
+  const user = z.looseObject({
+    id: z.string(),
+    userName: z.string(),
+    name: z.nullish(
+      z.looseObject({
+        givenName: z.nullish(z.string()),
+        familyName: z.nullish(z.string()),
+        formatted: z.nullish(z.string()),
+      }),
+    ),
+    displayName: z.nullish(z.string()),
+    emails: z.nullish(z.array(z.looseObject({ value: z.string(), primary: z.nullish(z.boolean()) }))),
+    active: z.nullish(z.boolean()),
+  });
+  return z.looseObject({
+    schemas: z.array(z.string()),
+    totalResults: z.int(),
+    startIndex: z.optional(z.int()),
+    itemsPerPage: z.optional(z.int()),
+    Resources: z.optional(z.array(user)),
+  });
 });
 export type ScimListResponse = z.infer<typeof ScimListResponseSchema>;
 

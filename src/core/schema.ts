@@ -11,7 +11,13 @@
  *
  * Unknown extra fields are accepted and ignored in both readings (the real service adds fields such
  * as `resultChecksum` over time).
+ *
+ * Every schema is built when it is first used (lazy-schema.ts): the pane's first list reads only the
+ * tolerant report and what settings need, and building the rest when this module loaded cost it
+ * about 20 ms of main-thread CPU. The exported schemas are stand-ins that build on first use and
+ * behave as the schema they stand for.
  */
+import { built, lazily } from "./lazy-schema.js";
 import * as z from "./zod.js";
 
 const REPORT_TYPES = ["FOLDER", "WORKBOOK", "REPORT"] as const;
@@ -75,17 +81,12 @@ const ROLE_ACTIONS = [
   "FolderManage",
 ] as const;
 
-const ReportTypeSchema = z.enum(REPORT_TYPES);
-const PlacementHostSchema = z.enum(PLACEMENT_HOSTS);
-const PlacementSyncStatusSchema = z.enum(SYNC_STATUSES);
-const RoleActionSchema = z.enum(ROLE_ACTIONS);
-
-export type PlacementHost = z.infer<typeof PlacementHostSchema>;
-export type PlacementSyncStatus = z.infer<typeof PlacementSyncStatusSchema>;
-type RoleAction = z.infer<typeof RoleActionSchema>;
+export type PlacementHost = (typeof PLACEMENT_HOSTS)[number];
+export type PlacementSyncStatus = (typeof SYNC_STATUSES)[number];
+type RoleAction = (typeof ROLE_ACTIONS)[number];
 
 /** "string, date or date-time": an ISO date (2024-05-01) or an ISO date-time, with or without offset. */
-const DateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
+const dateOrDateTime = built(() => z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]));
 
 type Mode = "strict" | "tolerant";
 
@@ -112,15 +113,18 @@ function enumField<const T extends readonly [string, ...string[]], F extends T[n
  * `resultChecksum` (platform-api.md, hand edits): the fingerprint the add-in computed over the cells
  * it wrote, opaque to the service. `to` on a chunk is deprecated and ignored.
  */
-export const ResultChecksumSchema = z.object({
-  v: z.int().check(z.gte(1)),
-  chunks: z
-    .array(
-      z.object({ from: z.int().check(z.gte(0)), hash: z.string().check(z.minLength(1), z.maxLength(64)) }),
-    )
-    .check(z.maxLength(2_000)),
-  payload: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-});
+const resultChecksum = built(() =>
+  z.object({
+    v: z.int().check(z.gte(1)),
+    chunks: z
+      .array(
+        z.object({ from: z.int().check(z.gte(0)), hash: z.string().check(z.minLength(1), z.maxLength(64)) }),
+      )
+      .check(z.maxLength(2_000)),
+    payload: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  }),
+);
+export const ResultChecksumSchema = lazily(resultChecksum);
 export type ResultChecksum = z.infer<typeof ResultChecksumSchema>;
 
 /** An optional field outside the spec's table: its value when of the type, else null (in both readings). */
@@ -164,7 +168,7 @@ function buildSchemas(mode: Mode) {
 
   const actions =
     mode === "strict"
-      ? z.array(RoleActionSchema)
+      ? z.array(z.enum(ROLE_ACTIONS))
       : z.pipe(
           z.array(z.string()),
           z.transform((list: string[]) =>
@@ -195,9 +199,9 @@ function buildSchemas(mode: Mode) {
     resultChecksum: z.optional(
       z.nullable(
         mode === "strict"
-          ? ResultChecksumSchema
+          ? resultChecksum()
           : z.union([
-              ResultChecksumSchema,
+              resultChecksum(),
               z.pipe(
                 z.unknown(),
                 z.transform((): ResultChecksum | null => null),
@@ -215,11 +219,11 @@ function buildSchemas(mode: Mode) {
     user: ResourceOwner,
     name: z.string(),
     refreshedByUser: ResourceOwner,
-    createdAt: DateOrDateTime,
-    updatedAt: DateOrDateTime,
+    createdAt: dateOrDateTime(),
+    updatedAt: dateOrDateTime(),
     // The report type is required and drives nothing in the add-in, but a value we cannot name
     // is still refused in both readings: a tolerant reading would have to invent one.
-    type: ReportTypeSchema,
+    type: z.enum(REPORT_TYPES),
     canEdit: z.optional(z.nullable(z.boolean())),
     canManage: z.optional(z.nullable(z.boolean())),
     createdBy: z.optional(z.int()),
@@ -246,15 +250,14 @@ function buildSchemas(mode: Mode) {
   return { ResourceOwner, WorkspaceFolderPathEntry, PivotItems, RoleWithAccess, ReportPlacement, Report };
 }
 
-const strict = buildSchemas("strict");
-const tolerant = buildSchemas("tolerant");
+const strict = built(() => buildSchemas("strict"));
+const tolerant = built(() => buildSchemas("tolerant"));
 
-const ResourceOwnerSchema = strict.ResourceOwner;
-export const ReportPlacementSchema = strict.ReportPlacement;
-export const ReportSchema = strict.Report;
+export const ReportPlacementSchema = lazily(() => strict().ReportPlacement);
+export const ReportSchema = lazily(() => strict().Report);
 
 /** What the client parses responses with: unknown enum values tolerated (see the top of this file). */
-export const TolerantReportSchema = tolerant.Report;
+export const TolerantReportSchema = lazily(() => tolerant().Report);
 
 // ---------------------------------------------------------------------------------------------
 // The tolerant reading of a report, with its placements checked by hand.
@@ -272,23 +275,61 @@ export const TolerantReportSchema = tolerant.Report;
 type PlacementKey = keyof ReportPlacement;
 const REQUIRED_STRINGS: readonly PlacementKey[] = ["workbookId", "resultLocation"];
 /** Every field of a placement in the schema's order, with how it is read when present. */
+/**
+ * Every field of a placement in ReportPlacement's order (buildSchemas), with how it is read when
+ * present. Written out rather than read off the schema, which would build it; the equivalence test
+ * (test/core/schema.fast-read.test.ts) compares fields and their order with zod's reading.
+ */
 const PLACEMENT_FIELDS: readonly (readonly [
   PlacementKey,
   "string" | "int" | "host" | "sync" | "checksum",
-])[] = Object.keys(ReportPlacementSchema.shape).map((key) => {
-  const k = key as PlacementKey;
-  const kind =
-    k === "placedByUserId" || k === "refreshedByUserId"
-      ? "int"
-      : k === "host"
-        ? "host"
-        : k === "syncStatus"
-          ? "sync"
-          : k === "resultChecksum"
-            ? "checksum"
-            : "string";
-  return [k, kind] as const;
-});
+])[] = [
+  ["workbookId", "string"],
+  ["resultLocation", "string"],
+  ["id", "string"],
+  ["anchorCell", "string"],
+  ["endResultCell", "string"],
+  ["host", "host"],
+  ["placedAt", "string"],
+  ["placedByUserId", "int"],
+  ["queryChecksum", "string"],
+  ["refreshedAt", "string"],
+  ["refreshedByUserId", "int"],
+  ["sheetId", "string"],
+  ["sheetName", "string"],
+  ["syncStatus", "sync"],
+  ["workbookName", "string"],
+  ["resultChecksum", "checksum"],
+];
+
+/**
+ * A placement's checksum read as the tolerant reading reads it (the checksum when it is one, else
+ * null), for a JSON object; NOT_PLAIN for anything else, or a field present but undefined (zod's).
+ */
+function plainChecksum(v: unknown): Read<ResultChecksum | null> {
+  if (!isJsonObject(v)) return typeof v === "object" && v !== null && !Array.isArray(v) ? NOT_PLAIN : null;
+  const { chunks, payload } = v;
+  if (!Number.isSafeInteger(v.v) || (v.v as number) < 1) return null;
+  if (!Array.isArray(chunks) || chunks.length > 2_000) return null;
+  if ("payload" in v && payload === undefined) return NOT_PLAIN;
+  if (payload !== undefined && (typeof payload !== "string" || payload.length < 1 || payload.length > 128)) {
+    return null;
+  }
+  const read: ResultChecksum["chunks"] = [];
+  for (const chunk of chunks) {
+    if (!isJsonObject(chunk)) {
+      if (typeof chunk === "object" && chunk !== null && !Array.isArray(chunk)) return NOT_PLAIN;
+      return null;
+    }
+    const { from, hash } = chunk;
+    if (!Number.isSafeInteger(from) || (from as number) < 0) return null;
+    if (typeof hash !== "string" || hash.length < 1 || hash.length > 64) return null;
+    read.push({ from: from as number, hash });
+  }
+  return payload === undefined
+    ? { v: v.v as number, chunks: read }
+    : { v: v.v as number, chunks: read, payload };
+}
 
 /** The placement read by hand as TolerantReportSchema reads it, or undefined when it is not of the plain shape. */
 function plainPlacement(value: unknown): ReportPlacement | undefined {
@@ -325,8 +366,12 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
         out[key] = (SYNC_STATUSES as readonly string[]).includes(v) ? v : "UNKNOWN";
         break;
       case "checksum": {
-        const read = ResultChecksumSchema.safeParse(v);
-        out[key] = read.success ? read.data : null;
+        const plain = plainChecksum(v);
+        if (plain !== NOT_PLAIN) out[key] = plain;
+        else {
+          const read = resultChecksum().safeParse(v);
+          out[key] = read.success ? read.data : null;
+        }
         break;
       }
     }
@@ -334,54 +379,244 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
   return out as ReportPlacement;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The tolerant reading of the report's own fields, by hand too.
+//
+// The first list reads every report of the workbook, and zod's first parse of a report costs the
+// cold pane more than the parse itself: building the tolerant schemas (some hundred objects) and
+// running zod's parsing code for the first time (V8 compiles each function on its first call, on
+// the main thread). A report of the plain shape the service sends (JSON: plain objects, the
+// spec's types) is read here by hand to exactly what TolerantReportSchema makes of it: the same
+// fields in the schema's order, unknown fields dropped, tolerated values read as the schema reads
+// them. Anything else (a wrong type, a field present but undefined, an object of another kind) is
+// left to zod, whose answer and issues are then the answer (test/core/schema.fast-read.test.ts).
+
+/** A value the hand reading leaves to zod. */
+const NOT_PLAIN: unique symbol = Symbol("not plain");
+type Read<T> = T | typeof NOT_PLAIN;
+
 /**
- * The report's fields but its placements, read as TolerantReportSchema reads them; the placements
- * (already read by hand, or null) are taken as they are, in their place among the fields.
+ * A JSON object (a plain object, of whichever realm made it): the only objects read by hand. An
+ * array, a class's instance or anything else is zod's.
  */
-const TolerantReportSansPlacements = z.object({
-  ...tolerant.Report.shape,
-  externalWorkbookPlacements: z.optional(z.unknown()),
-});
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+const readString = (v: unknown): Read<string> => (typeof v === "string" ? v : NOT_PLAIN);
+const readInt = (v: unknown): Read<number> => (Number.isSafeInteger(v) ? (v as number) : NOT_PLAIN);
+const readBoolean = (v: unknown): Read<boolean> => (typeof v === "boolean" ? v : NOT_PLAIN);
+const nullable =
+  <T>(read: (v: unknown) => Read<T>) =>
+  (v: unknown): Read<T | null> =>
+    v === null ? null : read(v);
+
+function readStrings(v: unknown): Read<string[]> {
+  if (!Array.isArray(v)) return NOT_PLAIN;
+  for (const item of v) if (typeof item !== "string") return NOT_PLAIN;
+  return [...v];
+}
+
+/** An enum field read tolerantly: a value not among `values` reads as `fallback`; not a string, zod's. */
+const tolerantEnum =
+  <F>(values: readonly string[], fallback: F) =>
+  (v: unknown): Read<string | F> =>
+    typeof v !== "string" ? NOT_PLAIN : values.includes(v) ? v : fallback;
+
+/** "string, date or date-time", with zod's own patterns for `z.iso.date()` and `z.iso.datetime()`. */
+const datePatterns = built(() => [z.regexes.date, z.regexes.datetime({ offset: true, local: true })]);
+function readDate(v: unknown): Read<string> {
+  if (typeof v !== "string") return NOT_PLAIN;
+  return datePatterns().some((pattern) => pattern.test(v)) ? v : NOT_PLAIN;
+}
+
+const PUBLIC_ID = /^[0-9A-Za-z]{12}$/;
+
+/** An object read field by field, in `fields`' order; an absent optional field left out. */
+function readObject(
+  v: unknown,
+  fields: readonly (readonly [string, (v: unknown) => Read<unknown>, "required" | "optional"])[],
+): Read<Record<string, unknown>> {
+  if (!isJsonObject(v)) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const [key, read, presence] of fields) {
+    const value = v[key];
+    if (value === undefined) {
+      // Absent and optional: left out, as zod leaves it. Required, or present but undefined: zod's.
+      if (presence === "required" || key in v) return NOT_PLAIN;
+      continue;
+    }
+    const r = read(value);
+    if (r === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = r;
+  }
+  return out;
+}
+
+const readOwner = (v: unknown) =>
+  readObject(v, [
+    ["id", readInt, "required"],
+    ["email", readString, "required"],
+    ["firstName", nullable(readString), "optional"],
+    ["picture", nullable(readString), "optional"],
+  ]);
+
+function readList<T>(read: (v: unknown) => Read<T>) {
+  return (v: unknown): Read<T[]> => {
+    if (!Array.isArray(v)) return NOT_PLAIN;
+    const out: T[] = [];
+    for (const item of v) {
+      const r = read(item);
+      if (r === NOT_PLAIN) return NOT_PLAIN;
+      out.push(r);
+    }
+    return out;
+  };
+}
+
+/** `optionalLoose`: the value when of the type, else null. */
+const loose =
+  (is: (v: unknown) => boolean) =>
+  (v: unknown): unknown =>
+    is(v) ? v : null;
+
+const readPivotItems = (v: unknown) =>
+  readObject(v, [
+    ["columns", readStrings, "required"],
+    ["measures", readStrings, "required"],
+    ["rows", readStrings, "required"],
+    ["filters", readStrings, "required"],
+    ["measuresAxis", nullable(tolerantEnum(MEASURES_AXES, null)), "optional"],
+    ["measuresPosition", nullable(tolerantEnum(MEASURES_POSITIONS, null)), "optional"],
+    [
+      "displayScale",
+      loose((x) => (typeof x === "number" && Number.isFinite(x)) || typeof x === "string"),
+      "optional",
+    ],
+    ["showColumnTotals", loose((x) => typeof x === "boolean"), "optional"],
+    ["showRowTotals", loose((x) => typeof x === "boolean"), "optional"],
+    ["showAppliedFilters", loose((x) => typeof x === "boolean"), "optional"],
+  ]);
+
+const readRole = (v: unknown) =>
+  readObject(v, [
+    ["id", readInt, "required"],
+    ["name", readString, "required"],
+    [
+      "actions",
+      (x: unknown): Read<string[]> => {
+        const all = readStrings(x);
+        return all === NOT_PLAIN ? all : all.filter((a) => (ROLE_ACTIONS as readonly string[]).includes(a));
+      },
+      "required",
+    ],
+  ]);
+
+/** `z.record(z.string(), z.unknown())` of a JSON object: its own keys copied, in order. */
+function readMeta(v: unknown): Read<Record<string, unknown>> {
+  if (!isJsonObject(v) || Object.getOwnPropertySymbols(v).length > 0) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    if (key === "__proto__") return NOT_PLAIN;
+    out[key] = v[key];
+  }
+  return out;
+}
+
+/** Every field of a report in TolerantReportSchema's order, how it is read, and whether it is required. */
+const REPORT_FIELDS: readonly (readonly [string, (v: unknown) => Read<unknown>, "required" | "optional"])[] =
+  [
+    ["id", readInt, "required"],
+    ["publicId", (v) => (typeof v === "string" && PUBLIC_ID.test(v) ? v : NOT_PLAIN), "required"],
+    ["deploymentId", readInt, "required"],
+    ["userId", readInt, "required"],
+    ["user", readOwner, "required"],
+    ["name", readString, "required"],
+    ["refreshedByUser", readOwner, "required"],
+    ["createdAt", readDate, "required"],
+    ["updatedAt", readDate, "required"],
+    [
+      "type",
+      (v) => (typeof v === "string" && (REPORT_TYPES as readonly string[]).includes(v) ? v : NOT_PLAIN),
+      "required",
+    ],
+    ["canEdit", nullable(readBoolean), "optional"],
+    ["canManage", nullable(readBoolean), "optional"],
+    ["createdBy", readInt, "optional"],
+    ["currentQueryChecksum", nullable(readString), "optional"],
+    ["description", nullable(readString), "optional"],
+    ["endResultCell", nullable(readString), "optional"],
+    ["externalWorkbookId", nullable(readString), "optional"],
+    // The placements are read apart (plainPlacement) and put in their place.
+    ["externalWorkbookPlacements", (v) => v, "optional"],
+    ["folderId", nullable(readInt), "optional"],
+    [
+      "folderPath",
+      readList((v) =>
+        readObject(v, [
+          ["id", readInt, "required"],
+          ["name", readString, "required"],
+        ]),
+      ),
+      "optional",
+    ],
+    ["jsonQuery", nullable(readString), "optional"],
+    ["meta", nullable(readMeta), "optional"],
+    ["pivotItems", nullable(readPivotItems), "optional"],
+    ["refreshedBy", nullable(readInt), "optional"],
+    ["resultLocation", nullable(readString), "optional"],
+    ["rolesWithAccess", nullable(readList(readRole)), "optional"],
+    ["source", nullable(tolerantEnum(REPORT_SOURCES, null)), "optional"],
+    ["sqlQuery", nullable(readString), "optional"],
+    ["title", nullable(readString), "optional"],
+    ["version", nullable(readInt), "optional"],
+    ["workbookId", nullable(readInt), "optional"],
+  ];
 
 /**
  * Reads a report as `TolerantReportSchema.safeParse` does, with the same result (data, or the same
- * issues), faster for a report with many placements of the plain shape the service sends.
+ * issues), without zod for a report of the plain shape the service sends, and faster for one with
+ * many placements.
  */
 export function safeParseTolerantReport(value: unknown): ReturnType<typeof TolerantReportSchema.safeParse> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return TolerantReportSchema.safeParse(value);
-  }
-  const list = (value as { externalWorkbookPlacements?: unknown }).externalWorkbookPlacements;
-  let placements: ReportPlacement[] | null | undefined;
+  const zod = () => tolerant().Report.safeParse(value);
+  if (!isJsonObject(value)) return zod();
+  const list = value.externalWorkbookPlacements;
+  let placements: ReportPlacement[] | null | undefined = list as null | undefined;
   if (Array.isArray(list)) {
     placements = [];
     for (const item of list) {
       const read = plainPlacement(item);
-      if (!read) return TolerantReportSchema.safeParse(value);
+      if (!read) return zod();
       placements.push(read);
     }
   } else if (list !== null && list !== undefined) {
-    return TolerantReportSchema.safeParse(value);
+    return zod();
   }
-  const rest = TolerantReportSansPlacements.safeParse(value);
-  if (!rest.success) return TolerantReportSchema.safeParse(value);
-  if (placements) rest.data.externalWorkbookPlacements = placements;
-  return rest as ReturnType<typeof TolerantReportSchema.safeParse>;
+  const rest = readObject(value, REPORT_FIELDS);
+  if (rest === NOT_PLAIN) return zod();
+  if ("externalWorkbookPlacements" in rest) rest.externalWorkbookPlacements = placements;
+  return { success: true, data: rest as Report } as ReturnType<typeof TolerantReportSchema.safeParse>;
 }
 
-export type ResourceOwner = z.infer<typeof ResourceOwnerSchema>;
+export type ResourceOwner = z.infer<ReturnType<typeof strict>["ResourceOwner"]>;
 export type ReportPlacement = z.infer<typeof ReportPlacementSchema>;
 export type Report = z.infer<typeof ReportSchema>;
 
 /** The disconnect input (platform-api.md): every field optional, each a string or null. */
-export const DisconnectInputSchema = z.object({
-  placementId: z.optional(z.nullable(z.string())),
-  externalWorkbookId: z.optional(z.nullable(z.string())),
-  sheetName: z.optional(z.nullable(z.string())),
-  anchorCell: z.optional(z.nullable(z.string())),
-  resultLocation: z.optional(z.nullable(z.string())),
-  sheetId: z.optional(z.nullable(z.string())),
-});
+const disconnectInput = built(() =>
+  z.object({
+    placementId: z.optional(z.nullable(z.string())),
+    externalWorkbookId: z.optional(z.nullable(z.string())),
+    sheetName: z.optional(z.nullable(z.string())),
+    anchorCell: z.optional(z.nullable(z.string())),
+    resultLocation: z.optional(z.nullable(z.string())),
+    sheetId: z.optional(z.nullable(z.string())),
+  }),
+);
+export const DisconnectInputSchema = lazily(disconnectInput);
 export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
 
 /**
@@ -389,11 +624,13 @@ export type DisconnectInput = z.infer<typeof DisconnectInputSchema>;
  * addressed as for a disconnect, the checksum of the cells written, and the result's new last cell
  * (recorded with the refresh: a decision, docs/decisions.md).
  */
-export const RefreshInputSchema = z.object({
-  ...DisconnectInputSchema.shape,
-  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
-  endResultCell: z.optional(z.nullable(z.string())),
-});
+export const RefreshInputSchema = lazily(() =>
+  z.object({
+    ...disconnectInput().shape,
+    resultChecksum: z.optional(z.nullable(resultChecksum())),
+    endResultCell: z.optional(z.nullable(z.string())),
+  }),
+);
 export type RefreshInput = z.infer<typeof RefreshInputSchema>;
 
 /**
@@ -401,81 +638,96 @@ export type RefreshInput = z.infer<typeof RefreshInputSchema>;
  * report"): `externalWorkbookId` and `resultLocation` required; `placementId` to update one
  * placement; `addressOnly` to change only its address and keep its checksum.
  */
-export const ConnectWorkbookInputSchema = z.object({
-  externalWorkbookId: z.string().check(z.minLength(1)),
-  resultLocation: z.string().check(z.minLength(1)),
-  placementId: z.optional(z.nullable(z.string())),
-  sheetId: z.optional(z.nullable(z.string())),
-  sheetName: z.optional(z.nullable(z.string())),
-  anchorCell: z.optional(z.nullable(z.string())),
-  endResultCell: z.optional(z.nullable(z.string())),
-  workbookName: z.optional(z.nullable(z.string())),
-  host: z.optional(z.nullable(z.enum(PLACEMENT_HOSTS))),
-  resultChecksum: z.optional(z.nullable(ResultChecksumSchema)),
-  addressOnly: z.optional(z.boolean()),
-});
+export const ConnectWorkbookInputSchema = lazily(() =>
+  z.object({
+    externalWorkbookId: z.string().check(z.minLength(1)),
+    resultLocation: z.string().check(z.minLength(1)),
+    placementId: z.optional(z.nullable(z.string())),
+    sheetId: z.optional(z.nullable(z.string())),
+    sheetName: z.optional(z.nullable(z.string())),
+    anchorCell: z.optional(z.nullable(z.string())),
+    endResultCell: z.optional(z.nullable(z.string())),
+    workbookName: z.optional(z.nullable(z.string())),
+    host: z.optional(z.nullable(z.enum(PLACEMENT_HOSTS))),
+    resultChecksum: z.optional(z.nullable(resultChecksum())),
+    addressOnly: z.optional(z.boolean()),
+  }),
+);
 export type ConnectWorkbookInput = z.infer<typeof ConnectWorkbookInputSchema>;
 
 /** A value of a user attribute (platform-api.md): string, number, boolean, list of strings or numbers, or null. */
-const UserAttributeValueSchema = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.array(z.union([z.string(), z.number()])),
-  z.null(),
-]);
-export const UserAttributeSchema = z.object({
-  name: z.string().check(z.minLength(1)),
-  value: UserAttributeValueSchema,
-});
+const userAttribute = built(() =>
+  z.object({
+    name: z.string().check(z.minLength(1)),
+    value: z.union([
+      z.string(),
+      z.number(),
+      z.boolean(),
+      z.array(z.union([z.string(), z.number()])),
+      z.null(),
+    ]),
+  }),
+);
+export const UserAttributeSchema = lazily(userAttribute);
 export type UserAttribute = z.infer<typeof UserAttributeSchema>;
 
-export const SessionSettingsSchema = z.object({
-  externalId: z.optional(z.string()),
-  internalId: z.optional(z.string()),
-  email: z.optional(z.string()),
-  userAttributes: z.optional(z.array(UserAttributeSchema)),
-  groups: z.optional(z.array(z.string())),
-  roles: z.optional(z.array(z.string())),
-  securityContext: z.optional(z.record(z.string(), z.unknown())),
-});
+const sessionSettings = built(() =>
+  z.object({
+    externalId: z.optional(z.string()),
+    internalId: z.optional(z.string()),
+    email: z.optional(z.string()),
+    userAttributes: z.optional(z.array(userAttribute())),
+    groups: z.optional(z.array(z.string())),
+    roles: z.optional(z.array(z.string())),
+    securityContext: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
+export const SessionSettingsSchema = lazily(sessionSettings);
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 
 export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
 
 /** The chat request (platform-api.md, Agent chat). */
-export const ChatRequestSchema = z.object({
-  input: z.optional(z.string()),
-  chatId: z.optional(z.string()),
-  messageId: z.optional(
-    z.string().check(z.regex(MESSAGE_ID_PATTERN, "messageId must be a millisecond timestamp then -message")),
-  ),
-  sessionSettings: SessionSettingsSchema,
-});
+export const ChatRequestSchema = lazily(() =>
+  z.object({
+    input: z.optional(z.string()),
+    chatId: z.optional(z.string()),
+    messageId: z.optional(
+      z
+        .string()
+        .check(z.regex(MESSAGE_ID_PATTERN, "messageId must be a millisecond timestamp then -message")),
+    ),
+    sessionSettings: sessionSettings(),
+  }),
+);
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 /**
  * One line of the chat stream. Only the fields clients use are typed; every other field is kept
  * (control lines such as `__usage__` carry their own).
  */
-export const ChatMessageSchema = z.looseObject({
-  id: z.optional(z.string()),
-  role: z.optional(z.string()),
-  content: z.optional(z.nullable(z.string())),
-  graphPath: z.optional(z.nullable(z.array(z.string()))),
-  state: z.optional(z.nullable(z.looseObject({ chatId: z.optional(z.string()) }))),
-  isDelta: z.optional(z.boolean()),
-  isInProcess: z.optional(z.boolean()),
-  sort: z.optional(z.number()),
-  type: z.optional(z.string()),
-  error: z.optional(z.unknown()),
-});
+export const ChatMessageSchema = lazily(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    role: z.optional(z.string()),
+    content: z.optional(z.nullable(z.string())),
+    graphPath: z.optional(z.nullable(z.array(z.string()))),
+    state: z.optional(z.nullable(z.looseObject({ chatId: z.optional(z.string()) }))),
+    isDelta: z.optional(z.boolean()),
+    isInProcess: z.optional(z.boolean()),
+    sort: z.optional(z.number()),
+    type: z.optional(z.string()),
+    error: z.optional(z.unknown()),
+  }),
+);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-export const DeploymentSchema = z.looseObject({
-  id: z.int(),
-  name: z.string(),
-  /** Where the deployment's data API lives (platform-api.md, "The data API"); read from the deployment itself. */
-  deploymentUrl: z.optional(z.nullable(z.string())),
-});
+export const DeploymentSchema = lazily(() =>
+  z.looseObject({
+    id: z.int(),
+    name: z.string(),
+    /** Where the deployment's data API lives (platform-api.md, "The data API"); read from the deployment itself. */
+    deploymentUrl: z.optional(z.nullable(z.string())),
+  }),
+);
 export type Deployment = z.infer<typeof DeploymentSchema>;

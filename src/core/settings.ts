@@ -11,31 +11,38 @@
 
 import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
+import { built, lazily } from "./lazy-schema.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
 import { requireSecureUrl } from "./transport.js";
 import * as z from "./zod.js";
 
-/** Everything stored, secrets included. Never sent to a sidebar or a log. */
-export const StoredSettingsSchema = z.object({
-  tenantUrl: z._default(z.string(), ""),
-  deploymentId: z._default(z.nullable(z.int()), null),
-  chatUrl: z._default(z.string(), ""),
-  externalId: z._default(z.string(), ""),
-  email: z._default(z.string(), ""),
-  userAttributes: z._default(z.array(UserAttributeSchema), []),
-  apiKey: z._default(z.string(), ""),
-  agentApiKey: z._default(z.string(), ""),
-  scimToken: z._default(z.string(), ""),
-  /** The tenant origin the API key was saved for. */
-  apiKeyFor: z._default(z.string(), ""),
-  /** The tenant origin the SCIM token was saved for. */
-  scimTokenFor: z._default(z.string(), ""),
-  /** The chat URL origin the agent key was saved for. */
-  agentApiKeyFor: z._default(z.string(), ""),
-  /** A chat URL outside the tenant's domain that the user confirmed, exactly as stored. */
-  chatUrlConfirmed: z._default(z.string(), ""),
-});
+/**
+ * Everything stored, secrets included. Never sent to a sidebar or a log. Built when first used
+ * (lazy-schema.ts): the settings a store holds are read by hand (`readStoredSettings`) when they
+ * are of the plain shape this add-in writes.
+ */
+export const StoredSettingsSchema = lazily(() =>
+  z.object({
+    tenantUrl: z._default(z.string(), ""),
+    deploymentId: z._default(z.nullable(z.int()), null),
+    chatUrl: z._default(z.string(), ""),
+    externalId: z._default(z.string(), ""),
+    email: z._default(z.string(), ""),
+    userAttributes: z._default(z.array(UserAttributeSchema), []),
+    apiKey: z._default(z.string(), ""),
+    agentApiKey: z._default(z.string(), ""),
+    scimToken: z._default(z.string(), ""),
+    /** The tenant origin the API key was saved for. */
+    apiKeyFor: z._default(z.string(), ""),
+    /** The tenant origin the SCIM token was saved for. */
+    scimTokenFor: z._default(z.string(), ""),
+    /** The chat URL origin the agent key was saved for. */
+    agentApiKeyFor: z._default(z.string(), ""),
+    /** A chat URL outside the tenant's domain that the user confirmed, exactly as stored. */
+    chatUrlConfirmed: z._default(z.string(), ""),
+  }),
+);
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
 /** The settings a pane may see: whether each secret is set, never the secret. */
@@ -77,21 +84,26 @@ export interface SettingsPatch {
   seenChatUrl?: string;
 }
 
-/** A settings patch as it may arrive from a sidebar or a store: every field checked for its type. */
-const SettingsPatchSchema = z.object({
-  tenantUrl: z.optional(z.string()),
-  deploymentId: z.optional(z.nullable(z.number())),
-  chatUrl: z.optional(z.string()),
-  externalId: z.optional(z.string()),
-  email: z.optional(z.string()),
-  userAttributes: z.optional(z.array(UserAttributeSchema)),
-  apiKey: z.optional(z.string()),
-  agentApiKey: z.optional(z.string()),
-  scimToken: z.optional(z.string()),
-  confirmChatUrl: z.optional(z.boolean()),
-  seenTenantUrl: z.optional(z.string()),
-  seenChatUrl: z.optional(z.string()),
-});
+/**
+ * A settings patch as it may arrive from a sidebar or a store: every field checked for its type.
+ * Built when a patch is first checked (lazy-schema.ts): the first list saves nothing.
+ */
+const settingsPatchSchema = built(() =>
+  z.object({
+    tenantUrl: z.optional(z.string()),
+    deploymentId: z.optional(z.nullable(z.number())),
+    chatUrl: z.optional(z.string()),
+    externalId: z.optional(z.string()),
+    email: z.optional(z.string()),
+    userAttributes: z.optional(z.array(UserAttributeSchema)),
+    apiKey: z.optional(z.string()),
+    agentApiKey: z.optional(z.string()),
+    scimToken: z.optional(z.string()),
+    confirmChatUrl: z.optional(z.boolean()),
+    seenTenantUrl: z.optional(z.string()),
+    seenChatUrl: z.optional(z.string()),
+  }),
+);
 
 const FIELD_NAMES: Record<string, string> = {
   tenantUrl: "The tenant URL",
@@ -126,7 +138,7 @@ function parseSettingsPatch(patch: unknown): SettingsPatch {
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new PlatformError("bad-request", "The settings could not be read. Try saving again.");
   }
-  const parsed = SettingsPatchSchema.safeParse(patch);
+  const parsed = settingsPatchSchema().safeParse(patch);
   if (parsed.success) return parsed.data;
   const field = String(parsed.error.issues[0]?.path[0] ?? "");
   if (field === "userAttributes") {
@@ -140,7 +152,83 @@ function parseSettingsPatch(patch: unknown): SettingsPatch {
   });
 }
 
-export const EMPTY_SETTINGS: StoredSettings = StoredSettingsSchema.parse({});
+/** What `StoredSettingsSchema.parse({})` makes: every field's default (test/core/settings.test.ts). */
+export const EMPTY_SETTINGS: StoredSettings = {
+  tenantUrl: "",
+  deploymentId: null,
+  chatUrl: "",
+  externalId: "",
+  email: "",
+  userAttributes: [],
+  apiKey: "",
+  agentApiKey: "",
+  scimToken: "",
+  apiKeyFor: "",
+  scimTokenFor: "",
+  agentApiKeyFor: "",
+  chatUrlConfirmed: "",
+};
+
+/** Each stored field in StoredSettingsSchema's order, with its type; every other is a string. */
+const STORED_FIELDS = Object.keys(EMPTY_SETTINGS) as (keyof StoredSettings)[];
+
+/** A user attribute's value as UserAttributeSchema reads it, or undefined when it is not one. */
+function isAttributeValue(v: unknown): boolean {
+  const scalar = (x: unknown) => typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
+  if (v === null || typeof v === "boolean" || scalar(v)) return true;
+  return Array.isArray(v) && v.every(scalar);
+}
+
+/**
+ * The settings read by hand as `StoredSettingsSchema.safeParse` reads them (each field, in order,
+ * its default when undefined; unknown fields dropped), for the plain shape this add-in writes (a
+ * JSON object of strings, a deployment number, user attributes); undefined for anything else,
+ * which zod reads (test/core/settings.test.ts compares both readings on generated settings). Zod's
+ * first parse on a cold page costs more than its result is worth here: the first list reads the
+ * settings before anything else.
+ */
+function plainStoredSettings(data: unknown): StoredSettings | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const proto = Object.getPrototypeOf(data) as object | null;
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) return undefined;
+  const input = data as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of STORED_FIELDS) {
+    const v = input[key];
+    if (v === undefined) {
+      out[key] = key === "userAttributes" ? [] : EMPTY_SETTINGS[key];
+      continue;
+    }
+    if (key === "deploymentId") {
+      if (v !== null && !Number.isSafeInteger(v)) return undefined;
+      out[key] = v;
+    } else if (key === "userAttributes") {
+      if (!Array.isArray(v)) return undefined;
+      const list: UserAttribute[] = [];
+      for (const a of v) {
+        if (typeof a !== "object" || a === null || Array.isArray(a)) return undefined;
+        const { name, value } = a as Record<string, unknown>;
+        if (typeof name !== "string" || name.length < 1 || !isAttributeValue(value)) return undefined;
+        list.push({ name, value: Array.isArray(value) ? [...value] : value } as UserAttribute);
+      }
+      out[key] = list;
+    } else {
+      if (typeof v !== "string") return undefined;
+      out[key] = v;
+    }
+  }
+  return out as StoredSettings;
+}
+
+/** Reads stored settings as `StoredSettingsSchema.safeParse` does: by hand when plain, else with zod. */
+function safeParseStoredSettings(
+  data: unknown,
+): { success: true; data: StoredSettings } | { success: false } {
+  const plain = plainStoredSettings(data);
+  if (plain) return { success: true, data: plain };
+  const parsed = StoredSettingsSchema.safeParse(data);
+  return parsed.success ? { success: true, data: parsed.data } : { success: false };
+}
 
 /** `https://host:port` of a URL; "" for none or one that cannot be read. */
 function originOf(url: string): string {
@@ -164,7 +252,7 @@ export function readStoredSettings(text: string | null | undefined): StoredSetti
   } catch {
     return { ...EMPTY_SETTINGS };
   }
-  const parsed = StoredSettingsSchema.safeParse(data);
+  const parsed = safeParseStoredSettings(data);
   if (!parsed.success) return { ...EMPTY_SETTINGS };
   const s = parsed.data;
   const rec = data as Record<string, unknown>;

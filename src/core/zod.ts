@@ -2,9 +2,10 @@
  * zod (its mini API) as every schema of the core uses it, configured once, before any schema is
  * built or parsed: jitless. The pages the pane runs in forbid eval (a Content-Security-Policy
  * without 'unsafe-eval'); without this, zod probes `new Function` on its first parse, and although
- * it catches the failure, the browser reports a policy violation. A module of the core may parse
- * while it loads (settings.ts's EMPTY_SETTINGS), in whichever chunk loads it first, so the setting
- * lives with the import rather than in one host's entry.
+ * it catches the failure, the browser reports a policy violation. A schema may be built and parsed
+ * by whichever chunk uses it first (each is built on first use, lazy-schema.ts), so the setting
+ * lives with the import rather than in one host's entry. `regexes` are zod's own patterns, for the
+ * readings done by hand (schema.ts).
  *
  * The core's modules import this module's namespace (`import * as z from "./zod.js"`), which holds
  * only the functions named below. zod's own `z` is an object of its whole API, locales included:
@@ -45,6 +46,7 @@ export {
   pipe,
   record,
   regex,
+  regexes,
   string,
   transform,
   tuple,
