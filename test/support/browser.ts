@@ -130,17 +130,21 @@ export async function startSession(
     await preview.close();
     throw error;
   }
-  // One visit before the tests: the browser's cache (and a dev server's first compile) warm up
-  // under the hook's time limit, not the first test's. It only reads, so the sandbox stays fresh.
-  try {
-    const warm = await context.newPage();
-    await warm.goto(preview.url);
-    await waitForPlacements(warm);
-    await warm.close();
-  } catch (error) {
-    await launched.close();
-    await preview.close();
-    throw error;
+  // Over a dev server (the bench; no shared build), one visit before the tests: its first compile
+  // of the page takes far longer than a test's time limit, so it happens under the hook's. It only
+  // reads, so the sandbox stays fresh. A built page has nothing to compile: the first test's own
+  // visit loads it, instead of a whole page drawn for no test in every file.
+  if (!built) {
+    try {
+      const warm = await context.newPage();
+      await warm.goto(preview.url);
+      await waitForPlacements(warm);
+      await warm.close();
+    } catch (error) {
+      await launched.close();
+      await preview.close();
+      throw error;
+    }
   }
   let fresh = true;
   return {

@@ -5,6 +5,11 @@
  * stand-in with cells held to Excel's rules (excel-cells.ts). `excelPaneHarness()` registers the
  * file's hooks (one browser and one certificate per file, the sandbox and server stopped after each
  * test) and returns `openPane`.
+ *
+ * The sandbox runs in the test's own process (`startSandbox`, what `npm run sandbox` runs, with the
+ * options its `--no-cors` flag sets), and the page reaches it over loopback HTTP only, as it would a
+ * spawned one: a process per test cost a Node start and a TypeScript compile of the sandbox each
+ * time, and the CLI itself is tested in test/sandbox/cli.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,12 +21,13 @@ import { devCertificate } from "../../src/addin-server/dev-certs.js";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
 import { parseTenantList } from "../../src/addin-server/tenants.js";
 import { WORKBOOK_ID_PROPERTY } from "../../src/hosts/excel/host.js";
-import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../src/sandbox/demo.js";
+import { DEMO_AGENT_KEY, DEMO_API_KEY, demoSeed } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
-import type { Seed } from "../../src/sandbox/seed.js";
+import { parseSeed, type Seed } from "../../src/sandbox/seed.js";
+import { startSandbox } from "../../src/sandbox/server.js";
 import { type LaunchedBrowser, launchBrowser } from "./browser.js";
 import { excelCellsScript, OFFICE_JS, officeStandIn } from "./office-stand-in.js";
-import { type SpawnedSandbox, spawnSandbox } from "./spawn-sandbox.js";
+import type { SpawnedSandbox } from "./spawn-sandbox.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "dist/excel");
 
@@ -44,9 +50,8 @@ export interface OpenExcelPane {
   custom?: Record<string, string>;
   /** Tabs renamed in Excel since the placements were recorded (old name to new; ids kept). */
   renamed?: Record<string, string>;
-  /** The sandbox's data (the demo's by default) and its flags besides `--no-cors`. */
+  /** The sandbox's data (the demo's by default). */
   seed?: Seed;
-  sandboxArgs?: string[];
   /** What happens to the tenant before the pane opens (a report placed, a query changed). */
   before?: (sandbox: SpawnedSandbox) => Promise<void>;
   /** Requests the page makes, seen (and held, or let through) before they reach the add-in server. */
@@ -81,7 +86,7 @@ export function excelPaneHarness(): (options?: OpenExcelPane) => Promise<ExcelPa
   });
 
   return async (options = {}) => {
-    const sandbox = await spawnSandbox(options.seed, { args: ["--no-cors", ...(options.sandboxArgs ?? [])] });
+    const sandbox = await startNoCorsSandbox(options.seed);
     const server = await startAddinServer({
       distDir: DIST,
       port: 0,
@@ -130,4 +135,20 @@ export function excelPaneHarness(): (options?: OpenExcelPane) => Promise<ExcelPa
     await page.getByRole("heading", { name: /Reports in this workbook/ }).waitFor();
     return pane;
   };
+}
+
+/**
+ * A sandbox as `npm run sandbox -- --port 0 --quiet --no-cors --chat-delay-ms 5 [--seed file]` starts
+ * one (src/sandbox/cli.ts): the seed read as the CLI reads its file (`parseSeed` of its JSON), the
+ * demo's data counted back from now without one.
+ */
+async function startNoCorsSandbox(seed?: Seed): Promise<SpawnedSandbox> {
+  const running = await startSandbox({
+    port: 0,
+    host: "127.0.0.1",
+    seed: seed ? parseSeed(JSON.stringify(seed)) : demoSeed(new Date()),
+    chatDelayMs: 5,
+    cors: false,
+  });
+  return { url: running.url, stop: () => running.close() };
 }

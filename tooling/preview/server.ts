@@ -89,8 +89,10 @@ export interface RunningPreview {
 export const DEFAULT_PREVIEW_PORT = 3000;
 
 /**
- * Builds the preview page (what `vite build --mode preview` writes) into `outDir`, for
- * `startPreview({ built: outDir })`.
+ * Builds the preview page (the preview target's build) into `outDir`, for
+ * `startPreview({ built: outDir })`. Vite makes a development build when its process's NODE_ENV is
+ * set and not "production": in vitest's process ("test") this is React's development build, as
+ * `npm start`'s dev server serves it, not what `vite build --mode preview` writes.
  */
 export async function buildPreview(outDir: string): Promise<void> {
   const base = previewBuild();
