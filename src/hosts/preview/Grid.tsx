@@ -140,6 +140,9 @@ export function Grid({
   // and column are always drawn, so it is in the DOM wherever the grid is scrolled.
   useEffect(() => {
     if (!focusWithin || editOpen) return;
+    // Where the focus is now, not the state: a menu opened in the same event (a right-click that
+    // selected the cell first, ContextMenu.tsx) has taken it, and the grid's blur is not yet rendered.
+    if (!gridRef.current?.contains(document.activeElement)) return;
     const cell = cellElement(activeCell);
     if (cell && document.activeElement !== cell) cell.focus({ preventScroll: true });
   }, [activeCell, focusWithin, cellElement, editOpen]);
