@@ -90,19 +90,28 @@ export const DEFAULT_PREVIEW_PORT = 3000;
 
 /**
  * Builds the preview page (the preview target's build) into `outDir`, for
- * `startPreview({ built: outDir })`. Vite makes a development build when its process's NODE_ENV is
- * set and not "production": in vitest's process ("test") this is React's development build, as
- * `npm start`'s dev server serves it, not what `vite build --mode preview` writes.
+ * `startPreview({ built: outDir })`: the production build, what `vite build --mode preview` writes,
+ * with React's production build in it, as the Excel and Sheets pages are built. Vite reads the
+ * process's NODE_ENV to choose, and vitest's process has "test" (React's development build: about
+ * a fifth more CPU for the browser tests, and timing of effects that hid a focus race in the grid),
+ * so the build runs with "production" and the process's own value is put back after it.
  */
 export async function buildPreview(outDir: string): Promise<void> {
   const base = previewBuild();
-  await build({
-    ...base,
-    configFile: false,
-    root: PREVIEW_ROOT,
-    logLevel: "warn",
-    build: { ...base.build, outDir, emptyOutDir: true },
-  });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({
+      ...base,
+      configFile: false,
+      root: PREVIEW_ROOT,
+      logLevel: "warn",
+      build: { ...base.build, outDir, emptyOutDir: true },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 export async function startPreview(options: PreviewOptions = {}): Promise<RunningPreview> {
