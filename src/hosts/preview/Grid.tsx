@@ -213,11 +213,14 @@ export function Grid({
     return element;
   };
 
-  // A drag selects from where the button went down; it ends when the button comes up, anywhere.
-  const dragging = useRef(false);
+  // A drag selects from where the button went down; it ends when the button comes up, anywhere. It
+  // extends the selection only once the pointer has moved: the browser also says the pointer is over
+  // another cell when the grid moves under a still pointer (a cell revealed as the button goes down
+  // scrolls it), and that is no drag.
+  const dragging = useRef<{ x: number; y: number; moved: boolean } | null>(null);
   useEffect(() => {
     const up = () => {
-      dragging.current = false;
+      dragging.current = null;
     };
     document.addEventListener("mouseup", up);
     return () => document.removeEventListener("mouseup", up);
@@ -236,7 +239,7 @@ export function Grid({
     event.preventDefault();
     if (event.button === 0) {
       workbook.selectCell(hit.cell, event.shiftKey);
-      dragging.current = true;
+      dragging.current = { x: event.clientX, y: event.clientY, moved: false };
     }
     focusActive();
   };
@@ -247,10 +250,15 @@ export function Grid({
   };
 
   const onMouseOver = (event: ReactMouseEvent) => {
-    if (!dragging.current) return;
+    const drag = dragging.current;
+    if (!drag) return;
     if ((event.buttons & 1) === 0) {
-      dragging.current = false;
+      dragging.current = null;
       return;
+    }
+    if (!drag.moved) {
+      if (event.clientX === drag.x && event.clientY === drag.y) return;
+      drag.moved = true;
     }
     const hit = cellAt(event);
     if (hit) workbook.selectCell(hit.cell, true);
