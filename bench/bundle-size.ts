@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { FIRST_LIST_ATTRIBUTE } from "../tooling/excel/first-list.js";
+import { FIRST_LIST_ATTRIBUTE, pagePreloads } from "../tooling/excel/first-list.js";
 import { builds } from "./builds.js";
 import { goalLine } from "./goal.js";
 
@@ -59,18 +59,12 @@ export async function run(): Promise<void> {
   // ---- Excel: the task pane page.
   const html = readFileSync(join(b.excel, "taskpane.html"), "utf8");
   const entries: string[] = [];
-  const preloads: string[] = [];
   for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
     const src = attr(tag, "src");
     if (src?.startsWith("./") && attr(tag, "type") === "module") entries.push(src.slice(2));
   }
   // The first list's code (the gateway's, marked) is preloaded too, but not part of the first screen.
-  const firstList: string[] = [];
-  for (const tag of html.match(/<link\b[^>]*>/g) ?? []) {
-    const href = attr(tag, "href");
-    if (attr(tag, "rel") !== "modulepreload" || !href?.startsWith("./")) continue;
-    (new RegExp(`\\s${FIRST_LIST_ATTRIBUTE}[\\s>]`).test(tag) ? firstList : preloads).push(href.slice(2));
-  }
+  const { firstScreen: preloads, firstList } = pagePreloads(html);
   const read = (file: string) => readFileSync(join(b.excel, file));
   // What the entries import statically, transitively: must be what the page preloads.
   const closure = new Set<string>();

@@ -24,7 +24,7 @@ import { DEMO_API_KEY, DEMO_DEPLOYMENTS, demoSeed } from "../src/sandbox/demo.js
 import { DEMO_WORKBOOK } from "../src/sandbox/demo-workbook.js";
 import { launchBrowser } from "../test/support/browser.js";
 import { OFFICE_JS } from "../test/support/office-stand-in.js";
-import { FIRST_LIST_ATTRIBUTE } from "../tooling/excel/first-list.js";
+import { pagePreloads } from "../tooling/excel/first-list.js";
 import { median, navigate } from "./browser-timing.js";
 import { builds } from "./builds.js";
 import { EXCEL_PANE_ITEM, listKept, serveExcelPane } from "./excel-pane.js";
@@ -95,10 +95,7 @@ function firstScreenGzBytes(excelDir: string): number {
   const queue = [
     ...[...html.matchAll(/<script type="module"[^>]*\ssrc="\.\/([^"]+)"/g)].map((m) => m[1]!),
     // The first list's preloads (marked) are not the first screen's.
-    ...[...html.matchAll(/<link rel="modulepreload"[^>]*>/g)]
-      .map((m) => m[0])
-      .filter((tag) => !tag.includes(` ${FIRST_LIST_ATTRIBUTE}`))
-      .map((tag) => /\shref="\.\/([^"]+)"/.exec(tag)![1]!),
+    ...pagePreloads(html).firstScreen,
   ];
   const seen = new Set<string>();
   while (queue.length > 0) {

@@ -20,15 +20,7 @@ export interface TraceEvent {
  * (browser-timing.ts) or `markName`, the task holding the mark included.
  */
 export function mainThreadCpuMs(events: readonly TraceEvent[], markName = "list-painted"): number {
-  const mark = events.find((e) => e.name === markName && e.cat.includes("blink.user_timing"));
-  if (!mark) throw new Error(`the trace has no ${markName} mark`);
-  let us = 0;
-  for (const e of events) {
-    if (e.pid !== mark.pid || e.tid !== mark.tid || e.ph !== "X" || e.name !== "RunTask") continue;
-    if (e.ts > mark.ts) continue;
-    us += e.tdur ?? e.dur ?? 0;
-  }
-  return us / 1000;
+  return eventCpuMs(events, "RunTask", markName);
 }
 
 /**

@@ -17,7 +17,7 @@ export function withCompileHint(code: string): string {
   return code.startsWith(`${COMPILE_HINT}\n`) ? code : `${COMPILE_HINT}\n${code}`;
 }
 
-interface ChunkLike {
+export interface ChunkLike {
   type: "chunk";
   fileName: string;
   name: string;

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { zipSync } from "fflate";
 import type { Plugin, UserConfig } from "vite";
-import { compileHints } from "../compile-hints.js";
+import { type ChunkLike, compileHints, staticClosure } from "../compile-hints.js";
 import { fluentTokens } from "../fluent-tokens.js";
 import { griffelBuildTimeStyles } from "../griffel.js";
 import { FIRST_LIST_ATTRIBUTE } from "./first-list.js";
@@ -132,28 +132,6 @@ const FIRST_LIST_MODULES = [
   /src[\\/]core[\\/]transport\.ts$/,
 ];
 
-interface BuiltChunk {
-  type: "chunk";
-  fileName: string;
-  imports: string[];
-  isEntry: boolean;
-  name: string;
-  moduleIds: string[];
-}
-
-/** `files` and every chunk they import statically, transitively, in the order first reached. */
-function staticClosure(files: readonly string[], byFile: Map<string, BuiltChunk>): string[] {
-  const seen = new Set<string>();
-  const queue = [...files];
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    queue.push(...(byFile.get(file)?.imports ?? []));
-  }
-  return [...seen];
-}
-
 /**
  * `<link rel="modulepreload">` for every chunk the pane's entry imports statically, transitively,
  * so the browser fetches them alongside the entry instead of after parsing it; then the first
@@ -162,18 +140,13 @@ function staticClosure(files: readonly string[], byFile: Map<string, BuiltChunk>
  * the entry, for the lazy chunks, which load in the background anyway.
  */
 function preloads(bundle: Record<string, { type: string }>): string {
-  const chunks = Object.values(bundle).filter((c): c is BuiltChunk => c.type === "chunk");
+  const chunks = Object.values(bundle).filter((c) => c.type === "chunk") as unknown as ChunkLike[];
   const entry = chunks.find((c) => c.isEntry && c.name === PANE_ENTRY);
   if (!entry) throw new Error(`the ${PANE_ENTRY} entry is missing from the excel build`);
-  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-  const firstScreen = staticClosure(entry.imports, byFile);
-  const listRoots = FIRST_LIST_MODULES.map((test) => {
-    const chunk = chunks.find((c) => c.moduleIds.some((id) => test.test(id)));
-    if (!chunk) throw new Error(`no chunk of the excel build holds ${test}`);
-    return chunk.fileName;
-  });
-  const screen = new Set([entry.fileName, ...firstScreen]);
-  const firstList = staticClosure(listRoots, byFile).filter((f) => !screen.has(f));
+  // What the entry imports statically, transitively (the entry itself is the page's script).
+  const screen = staticClosure(chunks, [PANE_ENTRY]);
+  const firstScreen = [...screen].filter((f) => f !== entry.fileName);
+  const firstList = [...staticClosure(chunks, [], FIRST_LIST_MODULES)].filter((f) => !screen.has(f));
   return [
     ...firstScreen.map((file) => `<link rel="modulepreload" crossorigin href="./${file}">\n    `),
     ...firstList.map(

@@ -11,17 +11,15 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { COMPILE_HINT } from "../../../tooling/compile-hints.js";
-import { FIRST_LIST_ATTRIBUTE } from "../../../tooling/excel/first-list.js";
+import { pagePreloads } from "../../../tooling/excel/first-list.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
 const read = (file: string) => readFileSync(join(DIST, file), "utf8");
 
 /** The page's `modulepreload` links ("assets/x.js"): the first screen's, or the first list's (marked). */
 function preloaded(firstList: boolean): string[] {
-  return [...read("taskpane.html").matchAll(/<link rel="modulepreload"[^>]*>/g)]
-    .map((m) => m[0])
-    .filter((tag) => tag.includes(` ${FIRST_LIST_ATTRIBUTE}`) === firstList)
-    .map((tag) => /\shref="\.\/([^"]+)"/.exec(tag)![1]!);
+  const links = pagePreloads(read("taskpane.html"));
+  return firstList ? links.firstList : links.firstScreen;
 }
 
 /**
