@@ -6,6 +6,7 @@
 
 import { type ScimListResponse, ScimListResponseSchema } from "./directory.js";
 import { invalidResponse, PlatformError } from "./errors.js";
+import { isJsonObject } from "./json-object.js";
 import { built } from "./lazy-schema.js";
 import {
   type ConnectWorkbookInput,
@@ -127,14 +128,12 @@ function plainReportPage(json: unknown):
       pageInfo?: { hasNextPage?: boolean; endCursor?: string | null } | null;
     }
   | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(json)) return undefined;
+  if (!isJsonObject(json)) return undefined;
   const { items, data, pageInfo } = json;
   if (items !== undefined && !Array.isArray(items)) return undefined;
   if (data !== undefined && !Array.isArray(data)) return undefined;
   if (pageInfo === undefined || pageInfo === null) return { items, data, pageInfo };
-  if (!isObject(pageInfo)) return undefined;
+  if (!isJsonObject(pageInfo)) return undefined;
   const { hasNextPage, endCursor } = pageInfo;
   if (hasNextPage !== undefined && typeof hasNextPage !== "boolean") return undefined;
   if (endCursor !== undefined && endCursor !== null && typeof endCursor !== "string") return undefined;

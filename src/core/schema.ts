@@ -17,6 +17,7 @@
  * about 20 ms of main-thread CPU. The exported schemas are stand-ins that build on first use and
  * behave as the schema they stand for.
  */
+import { isJsonObject } from "./json-object.js";
 import { built, lazily } from "./lazy-schema.js";
 import * as z from "./zod.js";
 
@@ -394,16 +395,6 @@ function plainPlacement(value: unknown): ReportPlacement | undefined {
 /** A value the hand reading leaves to zod. */
 const NOT_PLAIN: unique symbol = Symbol("not plain");
 type Read<T> = T | typeof NOT_PLAIN;
-
-/**
- * A JSON object (a plain object, of whichever realm made it): the only objects read by hand. An
- * array, a class's instance or anything else is zod's.
- */
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as object | null;
-  return proto === null || Object.getPrototypeOf(proto) === null;
-}
 
 const readString = (v: unknown): Read<string> => (typeof v === "string" ? v : NOT_PLAIN);
 const readInt = (v: unknown): Read<number> => (Number.isSafeInteger(v) ? (v as number) : NOT_PLAIN);

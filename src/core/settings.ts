@@ -11,6 +11,7 @@
 
 import { CHAT_PATH } from "./chat-request.js";
 import { PlatformError } from "./errors.js";
+import { isJsonObject } from "./json-object.js";
 import { built, lazily } from "./lazy-schema.js";
 import { missingSetting, type SettingsField } from "./messages.js";
 import { type UserAttribute, UserAttributeSchema } from "./schema.js";
@@ -188,10 +189,8 @@ function isAttributeValue(v: unknown): boolean {
  * settings before anything else.
  */
 function plainStoredSettings(data: unknown): StoredSettings | undefined {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
-  const proto = Object.getPrototypeOf(data) as object | null;
-  if (proto !== null && Object.getPrototypeOf(proto) !== null) return undefined;
-  const input = data as Record<string, unknown>;
+  if (!isJsonObject(data)) return undefined;
+  const input = data;
   const out: Record<string, unknown> = {};
   for (const key of STORED_FIELDS) {
     const v = input[key];
@@ -206,8 +205,8 @@ function plainStoredSettings(data: unknown): StoredSettings | undefined {
       if (!Array.isArray(v)) return undefined;
       const list: UserAttribute[] = [];
       for (const a of v) {
-        if (typeof a !== "object" || a === null || Array.isArray(a)) return undefined;
-        const { name, value } = a as Record<string, unknown>;
+        if (!isJsonObject(a)) return undefined;
+        const { name, value } = a;
         if (typeof name !== "string" || name.length < 1 || !isAttributeValue(value)) return undefined;
         list.push({ name, value: Array.isArray(value) ? [...value] : value } as UserAttribute);
       }
