@@ -51,7 +51,11 @@ function project({ name, tier, isolate, include }: TestProject): TestProjectInli
       extends: true,
       test: {
         ...base,
+        setupFiles: [...base.setupFiles, "test/support/fresh-dom.ts"],
         environment: "jsdom",
+        // Each file in a VM context of its own (its window, its modules, its mocks) within a process
+        // that starts once per worker, not once per file (tooling/test-tiers.ts).
+        pool: "vmForks",
         deps: { optimizer: { client: { enabled: true, include: DOM_BUNDLED_DEPENDENCIES } } },
       },
     };

@@ -16,9 +16,12 @@
  * process per file that loads them all again. Each file still starts from fresh modules of this
  * repository (test/support/fresh-modules.ts). A file that replaces a module (`vi.mock`,
  * `vi.doMock`) runs in a process of its own: vitest undoes a mock only when it starts a new one, and
- * a module loaded before the mock was made would not see it. The DOM tier stays one process per
- * file: its files leave the DOM, timers and React's roots behind (measured: 29 of its 227 tests failed
- * when files shared a process).
+ * a module loaded before the mock was made would not see it. The DOM tier's files do not share
+ * one module graph and window: they leave the DOM, timers and React's roots behind (measured: 29 of
+ * its 227 tests failed when they first shared a process, and a shared jsdom document keeps the styles
+ * each file inserted). Instead, vite.config.ts runs each of them in a VM context of its own within a
+ * shared process (vitest's `vmForks` pool): a window and modules of its own, mocks included, without
+ * starting Node again.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";

@@ -3,6 +3,7 @@
  * and its imports, so a new file lands in its tier with no list to edit; and every test file of the
  * repository in exactly one tier.
  */
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
@@ -72,7 +73,7 @@ describe("how a tier's files share a worker", () => {
     expect(mocksAModule("// no vi.mock( here: a comment after code\nconst a = 1;")).toBe(false);
   });
 
-  test("unit and browser files share a worker, but for those that replace a module; DOM files never do", () => {
+  test("unit and browser files share a worker, but for those that replace a module; DOM files each get their own", () => {
     const projects = testProjects(ROOT);
     const byName = new Map(projects.map((p) => [p.name, p]));
     expect([...byName.keys()].sort()).toEqual(["browser", "dom", "unit", "unit-isolated"]);
@@ -88,5 +89,31 @@ describe("how a tier's files share a worker", () => {
     expect(new Set(all).size).toBe(all.length);
     const tiers = testFilesByTier(ROOT);
     expect(all.sort()).toEqual([...tiers.unit, ...tiers.dom, ...tiers.browser].sort());
+  });
+
+  test("each tier's npm script runs all of its projects, and test:fast runs the unit and DOM tiers' all", () => {
+    const scripts: Record<string, string> = JSON.parse(
+      readFileSync(resolve(ROOT, "package.json"), "utf8"),
+    ).scripts;
+    // The projects a script's `--project` filters select (vitest's filters: a name, or a `*` pattern).
+    const selected = (script: string) => {
+      const filters = [...(scripts[script] ?? "").matchAll(/--project '?([\w*-]+)'?/g)].map(
+        (m) => m[1] ?? "",
+      );
+      const patterns = filters.map((f) => new RegExp(`^${f.replace(/\*/g, ".*")}$`));
+      return testProjects(ROOT)
+        .filter((p) => patterns.some((r) => r.test(p.name)))
+        .map((p) => p.name)
+        .sort();
+    };
+    const byTier = (tier: string) =>
+      testProjects(ROOT)
+        .filter((p) => p.tier === tier)
+        .map((p) => p.name)
+        .sort();
+    expect(selected("test:unit")).toEqual(byTier("unit"));
+    expect(selected("test:dom")).toEqual(byTier("dom"));
+    expect(selected("test:browser")).toEqual(byTier("browser"));
+    expect(selected("test:fast")).toEqual([...byTier("unit"), ...byTier("dom")].sort());
   });
 });
