@@ -41,8 +41,6 @@ import { withoutPlacement } from "../../src/sandbox/placement-rules.js";
 import { connectPlacement } from "../../src/sandbox/placing.js";
 import { WAIT_LIMIT_MS } from "./waits.js";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 // Each test opens the pane in a fresh session: no list kept by an earlier test (src/hosts/list-cache.ts).
 beforeEach(() => forgetKeptLists());
 

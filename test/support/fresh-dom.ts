@@ -4,6 +4,9 @@
  * every file a VM context and a jsdom window of its own. This checks that it did, so a window that
  * another file used (a pool changed to one that shares it: a shared document keeps the styles and
  * nodes each file left) fails here, by name, before any test of the file runs.
+ *
+ * It also tells React that every DOM file is a test environment (React's `IS_REACT_ACT_ENVIRONMENT`):
+ * updates inside `act` are flushed before it returns, and an update outside one is warned about.
  */
 const MARK = "__testFileWindow";
 
@@ -14,3 +17,5 @@ if (MARK in window) {
   throw new Error("This DOM test file starts in a window another file used: its window is not its own.");
 }
 Object.defineProperty(window, MARK, { value: true });
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -9,8 +9,6 @@ import { afterEach, expect, it } from "vitest";
 import { type PaneMessage, usePaneMessages } from "../../taskpane/PaneMessages.js";
 import type { Notice } from "../../taskpane/usePaneState.js";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const box = document.createElement("div");
 document.body.append(box);
 const root = createRoot(box);

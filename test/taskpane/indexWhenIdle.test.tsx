@@ -13,8 +13,6 @@ import { useIndexWhenIdle } from "../../taskpane/indexWhenIdle.js";
 
 vi.mock("../../src/core/placement-index.js", () => ({ indexPlacements: vi.fn() }));
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const list = (n: number): ReportPlacement[] =>
   Array.from({ length: n }, (_, i) => ({ workbookId: "wb", resultLocation: `Sales!B${i + 2}` }));
 

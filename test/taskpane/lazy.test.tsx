@@ -9,8 +9,6 @@ import { createRoot } from "react-dom/client";
 import { afterEach, expect, it } from "vitest";
 import { Spinner } from "../../taskpane/lazy.js";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const host = document.createElement("div");
 document.body.append(host);
 const root = createRoot(host);
