@@ -153,8 +153,11 @@ export async function startSession(
     async openPreview(query = "", open: OpenOptions = {}) {
       if (!fresh) await preview.restartSandbox();
       fresh = false;
-      for (const tab of context.pages()) await tab.close();
+      // The new tab first, then the old ones closed: a context left without a tab loses its
+      // renderer, and the next tab starts a new one (measured: 2.6 CPU-s a load, against 1.3).
+      const old = context.pages();
       const page = await context.newPage();
+      for (const tab of old) await tab.close();
       await open.prepare?.(page);
       await page.goto(`${preview.url}${query}`);
       return page;
