@@ -6,11 +6,20 @@
 
 /** True when the path's percent-encoding does not decode (a truncated escape, bytes that are not UTF-8). */
 export function isMalformedPath(pathname: string): boolean {
+  return decodedPath(pathname) === null;
+}
+
+/**
+ * The path decoded, or null when it does not decode. The decoded text is returned, not dropped: a
+ * bundler removes a call whose result goes unused when it takes the function for one without side
+ * effects, and decodeURIComponent's only effect here is the throw (the server's production build
+ * lost its malformed-address check that way, answering 404 for 400).
+ */
+function decodedPath(pathname: string): string | null {
   try {
-    decodeURIComponent(pathname);
-    return false;
+    return decodeURIComponent(pathname);
   } catch {
-    return true;
+    return null;
   }
 }
 

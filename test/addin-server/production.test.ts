@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -130,6 +130,24 @@ describe("node dist/server/main.js with production dependencies only", () => {
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors");
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("answers a malformed address with 400 and its message, as the server does from source", async () => {
+    // The bundler may drop a call whose result goes unused as free of side effects, a throwing
+    // decodeURIComponent included: then the check is gone from the build and the address is a 404.
+    const { hostname, port } = new URL(url);
+    for (const path of ["/%E0%A4%A", "/relay/%E0%A4%A/x"]) {
+      const answer = await new Promise<{ status: number; body: string }>((done, fail) => {
+        const req = httpRequest({ host: hostname, port, path, method: "GET" }, (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => done({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", fail);
+        req.end();
+      });
+      expect([answer.status, JSON.parse(answer.body)], path).toEqual([400, { message: "The address is malformed." }]);
+    }
   });
 
   it("answers /healthz and /readyz", async () => {
