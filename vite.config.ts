@@ -63,10 +63,17 @@ function project({ name, tier, isolate, include }: TestProject): TestProjectInli
   if (tier === "browser") {
     return {
       extends: true,
-      test: { ...base, environment: "node", globalSetup: ["test/support/browser-setup.ts"] },
+      test: {
+        ...base,
+        environment: "node",
+        globalSetup: ["test/support/cli-setup.ts", "test/support/browser-setup.ts"],
+      },
     };
   }
-  return { extends: true, test: { ...base, environment: "node" } };
+  return {
+    extends: true,
+    test: { ...base, environment: "node", globalSetup: ["test/support/cli-setup.ts"] },
+  };
 }
 
 export default defineConfig(({ mode }) => {

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devCertificate } from "../../src/addin-server/dev-certs.js";
 import { OFFICE_FRAME_ANCESTORS } from "../../src/addin-server/security-headers.js";
+import { runNpmScript } from "../support/cli-bundles.js";
 import { runAddinServer, type SpawnedAddinServer, spawnAddinServer } from "../support/spawn-addin-server.js";
 import { type SpawnedSandbox, spawnSandbox } from "../support/spawn-sandbox.js";
 
@@ -57,6 +58,12 @@ async function rawGet(base: string, path: string): Promise<{ status: number; bod
 }
 
 describe("npm run serve", () => {
+  it("is what npm run serve runs, from the sources (the other tests run its bundle)", async () => {
+    const run = await runNpmScript("serve", ["--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^usage: npm run serve -- \[--port <n>\]/);
+  });
+
   it("prints exactly one line on stdout, its base URL on 127.0.0.1, and listens there only", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.stdout()).toBe(`${server.url}\n`);

@@ -146,7 +146,10 @@ describe("node dist/server/main.js with production dependencies only", () => {
         req.on("error", fail);
         req.end();
       });
-      expect([answer.status, JSON.parse(answer.body)], path).toEqual([400, { message: "The address is malformed." }]);
+      expect([answer.status, JSON.parse(answer.body)], path).toEqual([
+        400,
+        { message: "The address is malformed." },
+      ]);
     }
   });
 

@@ -9,6 +9,7 @@ import {
   DEMO_SCOPED_KEY,
 } from "../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK, OTHER_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
+import { runNpmScript } from "../support/cli-bundles.js";
 import { call, makeReport, seedWith } from "../support/sandbox-fixtures.js";
 import { runSandboxCli, type SpawnedSandbox, spawnSandbox, writeSeedFile } from "../support/spawn-sandbox.js";
 
@@ -27,6 +28,12 @@ function connects(host: string, port: number): Promise<boolean> {
 }
 
 describe("the command line", () => {
+  it("is what npm run sandbox runs, from the sources (the other tests run its bundle)", async () => {
+    const run = await runNpmScript("sandbox", ["--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^usage: npm run sandbox -- \[--port <n>\]/);
+  });
+
   it("prints exactly one line on stdout, the base URL, and stops cleanly on SIGTERM and SIGINT", async () => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const run = await runSandboxCli(["--port", "0"], { until: (out) => out.includes("\n"), signal });

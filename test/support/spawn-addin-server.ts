@@ -1,13 +1,14 @@
 /**
- * Starts `npm run serve` the way an admin does (`tsx src/addin-server/cli.ts`), reads its one URL
- * line, and stops it. Tests talk to it over real sockets only.
+ * Starts `npm run serve` the way an admin does (src/addin-server/cli.ts; its bundle in the test
+ * tiers, cli-bundles.ts), reads its one URL line, and stops it. Tests talk to it over real sockets
+ * only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliNodeArgs } from "./cli-bundles.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = join(ROOT, "src/addin-server/cli.ts");
 
 export interface SpawnedAddinServer {
   url: string;
@@ -19,12 +20,13 @@ export interface SpawnedAddinServer {
 }
 
 /** Runs the CLI to its end (for arguments it refuses): status and output. */
-export function runAddinServer(
+export async function runAddinServer(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const nodeArgs = [...(await cliNodeArgs("addin-server")), ...args];
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd: ROOT,
       env: { ...process.env, PORT: "", TENANT_ORIGINS: "", DATA_ORIGINS: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -41,7 +43,7 @@ export async function spawnAddinServer(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<SpawnedAddinServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+  const child = spawn(process.execPath, [...(await cliNodeArgs("addin-server")), ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: "", TENANT_ORIGINS: "", DATA_ORIGINS: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,6 @@
 /**
- * Starts the real sandbox CLI as a child process (the way a user runs it) and reads its URL line.
+ * Starts the real sandbox CLI as a child process (the way a user runs it; its bundle in the test
+ * tiers, cli-bundles.ts) and reads its URL line.
  * Tests talk to it over loopback HTTP only: no doors into the sandbox's code.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -8,9 +9,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Seed, SeedInput } from "../../src/sandbox/seed.js";
+import { cliNodeArgs } from "./cli-bundles.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = join(ROOT, "src/sandbox/cli.ts");
 
 export interface SpawnOptions {
   /** Delay between chat stream pieces (default 5 ms: tests should not wait for the demo pace). */
@@ -24,8 +25,8 @@ export interface SpawnedSandbox {
   stop(): Promise<void>;
 }
 
-function cliArgs(args: string[]): string[] {
-  return ["--import", "tsx", CLI, ...args];
+async function cliArgs(args: string[]): Promise<string[]> {
+  return [...(await cliNodeArgs("sandbox")), ...args];
 }
 
 /** Writes `seed` to a temporary file and returns its path and a clean-up. */
@@ -55,7 +56,10 @@ export async function spawnSandbox(
     ...(seedFile ? ["--seed", seedFile] : []),
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, await cliArgs(args), {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (d: string) => {
@@ -110,12 +114,13 @@ export interface CliRun {
  * Runs the CLI with `args` until it exits, or until `until(stdout)` holds; then, when `signal` is
  * given, sends it and waits for the exit. For the CLI's own tests (exit status, output lines).
  */
-export function runSandboxCli(
+export async function runSandboxCli(
   args: string[],
   opts: { until?: (stdout: string) => boolean; signal?: NodeJS.Signals; timeoutMs?: number } = {},
 ): Promise<CliRun> {
+  const nodeArgs = await cliArgs(args);
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let signalled = false;

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Plugin, UserConfig } from "vite";
+import type { InlineConfig, Plugin, UserConfig } from "vite";
 import { BUNDLED_TEMPLATE_NAME } from "../../src/addin-server/manifests.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -33,6 +33,38 @@ function manifestTemplate(): Plugin {
         fileName: BUNDLED_TEMPLATE_NAME,
         source: readFileSync(resolve(ROOT, "manifest.xml"), "utf8"),
       });
+    },
+  };
+}
+
+/**
+ * The two command-line programs (the add-in server's and the sandbox's) bundled for Node 20 into
+ * `outDir` as `<name>.js`, as serverBuild bundles the add-in server: the same bundler, target and
+ * externals. The tests spawn these instead of `tsx` over the sources (test/support/cli-bundles.ts):
+ * Node on plain JavaScript, and the code as the bundler emits it. `outDir` must sit two folders
+ * below the repository (the add-in server finds dist/excel and manifest.xml from its own place).
+ */
+export function cliBundleBuild(outDir: string, inputs: Record<string, string>): InlineConfig {
+  return {
+    root: ROOT,
+    configFile: false,
+    publicDir: false,
+    logLevel: "warn",
+    ssr: { target: "node", noExternal: [] },
+    build: {
+      ssr: true,
+      outDir,
+      emptyOutDir: true,
+      target: "node20",
+      minify: false,
+      sourcemap: false,
+      rolldownOptions: {
+        input: Object.fromEntries(
+          Object.entries(inputs).map(([name, source]) => [name, resolve(ROOT, source)]),
+        ),
+        external: isExternal,
+        output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+      },
     },
   };
 }
