@@ -22,7 +22,6 @@
  * main thread turns 459 values into CSS before the first paint. The dark theme, loaded only when
  * the host is dark, is a theme object as before: its FluentProvider's class overrides `:root`.
  */
-import { createCSSRuleFromTheme, tokens, webLightTheme } from "@fluentui/react-components";
 import { type Plugin, parseSync } from "vite";
 
 // biome-ignore lint/suspicious/noExplicitAny: ESTree nodes from oxc, walked generically
@@ -31,7 +30,23 @@ type Node = any;
 /** The packages whose `tokens` export is Fluent's token table. */
 const TOKEN_SOURCES = new Set(["@fluentui/react-components", "@fluentui/react-theme", "@fluentui/tokens"]);
 
-const TABLE = tokens as Readonly<Record<string, string>>;
+type Fluent = typeof import("@fluentui/react-components");
+let fluent: Fluent | null = null;
+
+/**
+ * Loads Fluent, which the plugin reads its tokens and light theme from. On first use, not when this
+ * module loads: every `vite` and `vitest` start loads the configuration that imports this module,
+ * and Fluent with React and its icons is about 2 CPU-s of it (the server's build and the tests
+ * never use it). The plugin loads it as a build starts.
+ */
+export async function loadFluent(): Promise<void> {
+  fluent ??= await import("@fluentui/react-components");
+}
+
+function loaded(): Fluent {
+  if (!fluent) throw new Error("Fluent is not loaded yet: await loadFluent() first.");
+  return fluent;
+}
 
 function walk(node: Node, visit: (n: Node) => void): void {
   if (!node || typeof node !== "object") return;
@@ -59,6 +74,7 @@ export function inlineTokens(code: string, file: string): string | null {
     }
   }
   if (locals.size === 0) return null;
+  const TABLE = loaded().tokens as Readonly<Record<string, string>>;
   const reads: { start: number; end: number; value: string }[] = [];
   walk(program, (n) => {
     if (
@@ -85,13 +101,16 @@ const LIGHT_THEME_MODULE = /[\\/]taskpane[\\/]lightTheme\.ts$/;
 export const lightThemeModule = (): string => "export const lightTheme = undefined;\n";
 /** The light theme's variables, as the <style> element each built page carries in its <head>. */
 export const lightThemeStyle = (): string =>
-  `<style data-theme="light">${createCSSRuleFromTheme(":root", webLightTheme)}</style>`;
+  `<style data-theme="light">${loaded().createCSSRuleFromTheme(":root", loaded().webLightTheme)}</style>`;
 
 /** The Vite plugin: every module of the build, Fluent's own included. */
 export function fluentTokens(): Plugin {
   return {
     name: "reporting-platform:fluent-tokens",
     apply: "build",
+    async buildStart() {
+      await loadFluent();
+    },
     transform(code, id) {
       if (LIGHT_THEME_MODULE.test(id.replace(/\?.*$/, ""))) return { code: lightThemeModule(), map: null };
       if (!/\.[cm]?[jt]sx?$/.test(id.replace(/\?.*$/, ""))) return null;

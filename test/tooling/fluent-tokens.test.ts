@@ -4,8 +4,10 @@
  * uses the table stays as written.
  */
 import { tokens } from "@fluentui/react-components";
-import { describe, expect, it } from "vitest";
-import { inlineTokens } from "../../tooling/fluent-tokens.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { inlineTokens, loadFluent } from "../../tooling/fluent-tokens.js";
+
+beforeAll(loadFluent);
 
 describe("Fluent tokens written out", () => {
   it("turns each read of a token by name into its CSS variable, Fluent's leftover reads included", () => {
