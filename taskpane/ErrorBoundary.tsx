@@ -4,6 +4,7 @@
  */
 import { Button, makeStyles, tokens } from "@fluentui/react-components";
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { carryFocus } from "./focusRescue.js";
 import { MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from "./lazy.js";
 
 interface Props {
@@ -46,8 +47,14 @@ function PaneFailed({ onRetry }: { onRetry(): void }) {
           Reload it to carry on; your workbook is not affected.
         </MessageBarBody>
         <MessageBarActions>
-          <Button onClick={onRetry}>Try again</Button>
-          <Button appearance="primary" onClick={() => window.location.reload()}>
+          <Button ref={carryFocus("error-boundary-retry")} onClick={onRetry}>
+            Try again
+          </Button>
+          <Button
+            ref={carryFocus("error-boundary-reload")}
+            appearance="primary"
+            onClick={() => window.location.reload()}
+          >
             Reload
           </Button>
         </MessageBarActions>

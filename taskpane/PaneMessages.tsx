@@ -8,6 +8,7 @@
 import { Button, makeStyles, mergeClasses, tokens } from "@fluentui/react-components";
 import { DismissRegular } from "@fluentui/react-icons/svg/dismiss";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { carryFocus } from "./focusRescue.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarActions, MessageBarBody } from "./lazy.js";
 import type { Notice } from "./usePaneState.js";
@@ -108,6 +109,8 @@ export function PaneMessages({ messages, onDismiss, focusAfterLast }: PaneMessag
                     <Button
                       size="small"
                       data-message-action=""
+                      // Replaced when the bar's chunk arrives (lazy.tsx): focus goes with it.
+                      ref={carryFocus(`message-${id}-action`)}
                       onClick={(event) => {
                         refocus.current = regionRef.current?.contains(event.currentTarget) ?? false;
                         onDismiss(id);
@@ -125,6 +128,7 @@ export function PaneMessages({ messages, onDismiss, focusAfterLast }: PaneMessag
                 aria-label="Dismiss"
                 title="Dismiss"
                 data-dismiss=""
+                ref={carryFocus(`message-${id}-dismiss`)}
                 icon={<DismissRegular />}
                 onClick={(event) => {
                   refocus.current = regionRef.current?.contains(event.currentTarget) ?? false;

@@ -12,6 +12,7 @@ import { reportKey, reportName } from "../src/core/placement-view.js";
 import type { Report } from "../src/core/schema.js";
 import type { HostKind, SpreadsheetHost } from "../src/hosts/host.js";
 import { errorMessage } from "./errorMessage.js";
+import { carryFocus } from "./focusRescue.js";
 import { MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from "./lazy.js";
 import type { Notice, PaneState } from "./usePaneState.js";
 
@@ -212,10 +213,15 @@ export default function PlacePicker({ host, state, notify, onClose }: PlacePicke
               {question.text} Nothing is written before you answer.
             </MessageBarBody>
             <MessageBarActions>
-              <Button appearance="primary" size="small" onClick={() => question.answer(true)}>
+              <Button
+                ref={carryFocus("place-overwrite")}
+                appearance="primary"
+                size="small"
+                onClick={() => question.answer(true)}
+              >
                 Overwrite
               </Button>
-              <Button size="small" onClick={() => question.answer(false)}>
+              <Button ref={carryFocus("place-cancel")} size="small" onClick={() => question.answer(false)}>
                 Cancel
               </Button>
             </MessageBarActions>

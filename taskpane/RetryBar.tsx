@@ -5,7 +5,7 @@
  */
 import { Button, makeStyles, tokens } from "@fluentui/react-components";
 import { type SettingsField, settingsFieldFor } from "./errorMessage.js";
-import { useFocusRescue } from "./focusRescue.js";
+import { carryFocus, useFocusRescue } from "./focusRescue.js";
 // Shown only now and then: loaded apart from the first script (lazy.tsx).
 import { MessageBar, MessageBarActions, MessageBarBody, Skeleton, SkeletonItem } from "./lazy.js";
 import type { PaneState } from "./usePaneState.js";
@@ -53,10 +53,19 @@ export function RetryBar({ consequence, state, onOpenSettings, focusAfter }: Ret
         <MessageBarBody>{sentences(state.loadError ?? "", consequence)}</MessageBarBody>
         <MessageBarActions>
           {field ? (
-            <Button onClick={() => onOpenSettings(field, state.loadError ?? undefined)}>Open settings</Button>
+            <Button
+              ref={carryFocus("retry-bar-settings")}
+              onClick={() => onOpenSettings(field, state.loadError ?? undefined)}
+            >
+              Open settings
+            </Button>
           ) : null}
           {/* Focusable while it runs: a disabled button would drop focus to the page. */}
-          <Button onClick={() => void state.reload()} disabledFocusable={state.refreshing}>
+          <Button
+            ref={carryFocus("retry-bar-retry")}
+            onClick={() => void state.reload()}
+            disabledFocusable={state.refreshing}
+          >
             Retry
           </Button>
         </MessageBarActions>

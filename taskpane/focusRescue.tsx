@@ -53,3 +53,25 @@ export function FocusRescueBox({
     </div>
   );
 }
+
+/** Keys of elements just removed while they held focus, until their replacement mounts. */
+const carried = new Set<string>();
+
+/**
+ * A ref for an element that React may replace with another of the same role: a stand-in's button
+ * by the real component's once its chunk has loaded (lazy.tsx), which is a new element. When the
+ * element named `key` goes away holding focus and another named `key` mounts in the same commit,
+ * focus moves to the new one, unless something else took it meanwhile. (A ref's cleanup runs before
+ * React removes the element, so it can still tell; the key is forgotten once the commit is over.)
+ */
+export function carryFocus(key: string): (el: HTMLElement | null) => (() => void) | undefined {
+  return (el) => {
+    if (!el) return undefined;
+    if (carried.delete(key) && focusLost()) el.focus();
+    return () => {
+      if (document.activeElement !== el) return;
+      carried.add(key);
+      queueMicrotask(() => carried.delete(key));
+    };
+  };
+}
