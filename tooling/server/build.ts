@@ -38,54 +38,57 @@ function manifestTemplate(): Plugin {
 }
 
 /**
- * The two command-line programs (the add-in server's and the sandbox's) bundled for Node 20 into
- * `outDir` as `<name>.js`, as serverBuild bundles the add-in server: the same bundler, target and
- * externals. The tests spawn these instead of `tsx` over the sources (test/support/cli-bundles.ts):
- * Node on plain JavaScript, and the code as the bundler emits it. `outDir` must sit two folders
- * below the repository (the add-in server finds dist/excel and manifest.xml from its own place).
+ * A bundle for Node 20 of `entry` (one source, or named sources) into `outDir`: ES modules, not
+ * minified, every package and Node's own modules left as imports. The add-in server's production
+ * build and the tests' CLI bundles are both made this way, so the tests run what production runs.
  */
-export function cliBundleBuild(outDir: string, inputs: Record<string, string>): InlineConfig {
+function nodeBundle(
+  outDir: string,
+  entry: string | Record<string, string>,
+  entryFileNames: string,
+  sourcemap: boolean,
+): UserConfig {
+  const named = typeof entry === "string" ? null : entry;
   return {
     root: ROOT,
-    configFile: false,
     publicDir: false,
-    logLevel: "warn",
     ssr: { target: "node", noExternal: [] },
     build: {
-      ssr: true,
+      ssr: typeof entry === "string" ? resolve(ROOT, entry) : true,
       outDir,
       emptyOutDir: true,
       target: "node20",
       minify: false,
-      sourcemap: false,
+      sourcemap,
       rolldownOptions: {
-        input: Object.fromEntries(
-          Object.entries(inputs).map(([name, source]) => [name, resolve(ROOT, source)]),
-        ),
+        ...(named
+          ? {
+              input: Object.fromEntries(
+                Object.entries(named).map(([name, source]) => [name, resolve(ROOT, source)]),
+              ),
+            }
+          : {}),
         external: isExternal,
-        output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+        output: { format: "es", entryFileNames, chunkFileNames: "[name]-[hash].js" },
       },
     },
   };
 }
 
+/**
+ * The two command-line programs (the add-in server's and the sandbox's) bundled into `outDir` as
+ * `<name>.js`, as serverBuild bundles the add-in server (nodeBundle). The tests spawn these instead
+ * of `tsx` over the sources (test/support/cli-bundles.ts): Node on plain JavaScript, and the code as
+ * the bundler emits it. `outDir` must sit two folders below the repository (the add-in server finds
+ * dist/excel and manifest.xml from its own place).
+ */
+export function cliBundleBuild(outDir: string, inputs: Record<string, string>): InlineConfig {
+  return { ...nodeBundle(outDir, inputs, "[name].js", false), configFile: false, logLevel: "warn" };
+}
+
 export function serverBuild(): UserConfig {
   return {
-    root: ROOT,
-    publicDir: false,
+    ...nodeBundle(SERVER_OUT_DIR, "src/addin-server/cli.ts", "main.js", true),
     plugins: [manifestTemplate()],
-    ssr: { target: "node", noExternal: [] },
-    build: {
-      ssr: resolve(ROOT, "src/addin-server/cli.ts"),
-      outDir: SERVER_OUT_DIR,
-      emptyOutDir: true,
-      target: "node20",
-      minify: false,
-      sourcemap: true,
-      rolldownOptions: {
-        external: isExternal,
-        output: { format: "es", entryFileNames: "main.js", chunkFileNames: "[name]-[hash].js" },
-      },
-    },
   };
 }
