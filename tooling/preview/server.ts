@@ -4,8 +4,12 @@
  * both start it here, so the tests run exactly what a newcomer runs. Node-side tooling, apart from
  * the page it serves: the page learns only its PreviewConfig, from PREVIEW_CONFIG_PATH.
  */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { build, type Connect, createServer, type Plugin, preview } from "vite";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Connect, createServer, type Plugin, preview } from "vite";
 import { CHAT_PATH } from "../../src/core/chat-request.js";
 import {
   PREVIEW_CONFIG_PATH,
@@ -23,6 +27,9 @@ import {
 import type { Seed } from "../../src/sandbox/seed.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { PREVIEW_ROOT, previewBuild } from "./build.js";
+
+/** The repository, where `vite build` finds vite.config.ts. */
+const REPOSITORY = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The chat URL of a sandbox agent (the account segment is always "sandbox"). */
 function sandboxChatUrl(sandboxUrl: string, agentId: string): string {
@@ -91,27 +98,35 @@ export const DEFAULT_PREVIEW_PORT = 3000;
 /**
  * Builds the preview page (the preview target's build) into `outDir`, for
  * `startPreview({ built: outDir })`: the production build, what `vite build --mode preview` writes,
- * with React's production build in it, as the Excel and Sheets pages are built. Vite reads the
- * process's NODE_ENV to choose, and vitest's process has "test" (React's development build: about
- * a fifth more CPU for the browser tests, and timing of effects that hid a focus race in the grid),
- * so the build runs with "production" and the process's own value is put back after it.
+ * with React's production build in it, as the Excel and Sheets pages are built.
+ *
+ * It runs that command as a process of its own, for two reasons. Vite chooses React's build from
+ * the process's NODE_ENV, and vitest's process has "test" (React's development build: about a
+ * fifth more CPU for the browser tests, and timing of effects that hid a focus race in the grid).
+ * And the build's synchronous work (Babel evaluating Griffel's styles) would hold up the calling
+ * process: in vitest's, which serves the test workers their modules, a browser file's imports took
+ * 7.5 s instead of 2 while the build ran beside them (docs/testing.md).
  */
 export async function buildPreview(outDir: string): Promise<void> {
-  const base = previewBuild();
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
-  try {
-    await build({
-      ...base,
-      configFile: false,
-      root: PREVIEW_ROOT,
-      logLevel: "warn",
-      build: { ...base.build, outDir, emptyOutDir: true },
-    });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
+  const vite = join(dirname(createRequire(import.meta.url).resolve("vite/package.json")), "bin/vite.js");
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  // Under vitest the preview target keeps the repository's root (build.ts); this build is the page's.
+  delete env.VITEST;
+  const child = spawn(
+    process.execPath,
+    [vite, "build", "--mode", "preview", "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"],
+    { cwd: REPOSITORY, env, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let errors = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    errors = (errors + chunk).slice(-8000);
+  });
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => resolve(code));
+  });
+  if (status !== 0) throw new Error(`vite build --mode preview exited with status ${status}: ${errors}`);
 }
 
 export async function startPreview(options: PreviewOptions = {}): Promise<RunningPreview> {
