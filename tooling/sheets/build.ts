@@ -110,10 +110,15 @@ function sidebarChunkNames(outDir = SHEETS_OUT_DIR): string[] {
 
 /**
  * Builds `Code.js` from `server/main.ts` and copies the manifest: the Apps Script half of dist/sheets.
- * Built after the sidebar: the names of its chunk files are compiled in.
+ * Built after the sidebar: the names of its chunk files are compiled in. The organisation's origins
+ * are read from `env` (SHEETS_TENANT_ORIGINS), and the manifest's line goes to `log`.
  */
-async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
-  const allowlist = urlFetchAllowlist();
+export async function buildSheetsServer(
+  outDir = SHEETS_OUT_DIR,
+  env: Record<string, string | undefined> = process.env,
+  log: (line: string) => void = (line) => process.stdout.write(line),
+): Promise<void> {
+  const allowlist = urlFetchAllowlist(env);
   await build({
     configFile: false,
     root: repoRoot,
@@ -144,7 +149,7 @@ async function buildSheetsServer(outDir = SHEETS_OUT_DIR): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const manifestPath = resolve(outDir, "appsscript.json");
   writeFileSync(manifestPath, sheetsManifest(readFileSync(`${repoRoot}appsscript.json`, "utf8"), allowlist));
-  process.stdout.write(
+  log(
     allowlist
       ? `Wrote ${shown(manifestPath)} with urlFetchWhitelist ${allowlist.join(" ")}\n`
       : `Wrote ${shown(manifestPath)} without urlFetchWhitelist (a test deployment only; for a versioned one set SHEETS_TENANT_ORIGINS: docs/google-sheets.md)\n`,
