@@ -101,6 +101,10 @@ describe("Settings and focus", () => {
     const marked = pane.locator('[aria-invalid="true"]');
     await expect.poll(() => marked.count()).toBe(1);
     expect(await marked.getAttribute("placeholder")).toMatch(/A key is set/);
-    expect(await pane.getByText("Deployments are listed once the API key is accepted.").count()).toBe(1);
+    // Opening Settings asks for the deployments again ("Loading deployments…" meanwhile): the hint
+    // says why there are none once the service has refused the key again.
+    await expect
+      .poll(() => pane.getByText("Deployments are listed once the API key is accepted.").count())
+      .toBe(1);
   });
 });
