@@ -60,20 +60,13 @@ function project({ name, tier, isolate, include }: TestProject): TestProjectInli
       },
     };
   }
-  if (tier === "browser") {
-    return {
-      extends: true,
-      test: {
-        ...base,
-        environment: "node",
-        globalSetup: ["test/support/cli-setup.ts", "test/support/browser-setup.ts"],
-      },
-    };
-  }
-  return {
-    extends: true,
-    test: { ...base, environment: "node", globalSetup: ["test/support/cli-setup.ts"] },
-  };
+  // The unit and browser tiers spawn the CLIs (their bundles: cli-setup.ts); the browser tier also
+  // shares one Chromium and one preview build (browser-setup.ts).
+  const globalSetup = [
+    "test/support/cli-setup.ts",
+    ...(tier === "browser" ? ["test/support/browser-setup.ts"] : []),
+  ];
+  return { extends: true, test: { ...base, environment: "node", globalSetup } };
 }
 
 export default defineConfig(({ mode }) => {
