@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page, Route } from "playwright-core";
+import type { BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { devCertificate } from "../../src/addin-server/dev-certs.js";
 import { type RunningAddinServer, startAddinServer } from "../../src/addin-server/server.js";
@@ -25,7 +25,7 @@ import { DEMO_AGENT_KEY, DEMO_API_KEY, demoSeed } from "../../src/sandbox/demo.j
 import { DEMO_WORKBOOK } from "../../src/sandbox/demo-workbook.js";
 import { parseSeed, type Seed } from "../../src/sandbox/seed.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { type LaunchedBrowser, launchBrowser } from "./browser.js";
+import { EXCEL_VIEWPORT, type LaunchedBrowser, launchBrowser, tabIn } from "./browser.js";
 import { excelCellsScript, OFFICE_JS, officeStandIn } from "./office-stand-in.js";
 import type { SpawnedSandbox } from "./spawn-sandbox.js";
 
@@ -62,7 +62,7 @@ export function excelPaneHarness(): (options?: OpenExcelPane) => Promise<ExcelPa
   let certs: string;
   let tls: Awaited<ReturnType<typeof devCertificate>>;
   let launched: LaunchedBrowser;
-  let browser: Browser;
+  let context: BrowserContext;
   let cells: string;
   /** What each test started, stopped after it. */
   let running: { sandbox: SpawnedSandbox; server: RunningAddinServer } | null = null;
@@ -71,7 +71,7 @@ export function excelPaneHarness(): (options?: OpenExcelPane) => Promise<ExcelPa
     certs = mkdtempSync(join(tmpdir(), "excel-pane-certs-"));
     [tls, cells] = await Promise.all([devCertificate(certs), excelCellsScript()]);
     launched = await launchBrowser();
-    browser = launched.browser;
+    context = await launched.context();
   });
 
   afterEach(async () => {
@@ -95,8 +95,8 @@ export function excelPaneHarness(): (options?: OpenExcelPane) => Promise<ExcelPa
     });
     running = { sandbox, server };
     await options.before?.(sandbox);
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
+    // A new tab with the server's origin as a new context would have it; the last test's tab closed.
+    const page = await tabIn(context, new URL(server.url).origin, EXCEL_VIEWPORT);
     const pane: ExcelPane = { page, sandbox, direct: [], relayed: [], errors: [], workers: [] };
     const relayHost = new URL(sandbox.url).host;
     page.on("request", (r) => {

@@ -9,13 +9,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
 import { parseTenantList } from "../../../src/addin-server/tenants.js";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
+import { EXCEL_VIEWPORT, type LaunchedBrowser, launchBrowser, tabIn } from "../../support/browser.js";
 import { OFFICE_JS, officeStandIn } from "../../support/office-stand-in.js";
 
 const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "dist/excel");
@@ -24,7 +24,8 @@ const ASSETS = join(DIST, "assets");
 const TENANT = "https://127.0.0.1:9";
 
 let launched: LaunchedBrowser;
-let browser: Browser;
+/** The file's tabs: each test's is closed by the next test's `openHeld`, the last with the browser. */
+let context: BrowserContext;
 let server: RunningAddinServer;
 /** Relays to TENANT. */
 let relaying: RunningAddinServer;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   server = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([]) });
   relaying = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([TENANT]) });
   launched = await launchBrowser();
-  browser = launched.browser;
+  context = await launched.context();
 });
 
 afterAll(async () => {
@@ -73,7 +74,6 @@ describe("the Excel pane's first requests", () => {
       expect(requested.filter((r) => r.startsWith(TENANT))).toEqual([]);
     } finally {
       release();
-      await page.context().close();
     }
   });
 
@@ -91,7 +91,6 @@ describe("the Excel pane's first requests", () => {
       expect(await page.locator("#root > :not(#outside)").count()).toBe(0);
     } finally {
       release();
-      await page.context().close();
     }
   });
 
@@ -106,15 +105,13 @@ describe("the Excel pane's first requests", () => {
       expect(await page.locator('link[rel="preconnect"]').count()).toBe(0);
     } finally {
       release();
-      await page.context().close();
     }
   });
 });
 
 /** The pane's page with settings for TENANT stored, the file at `heldPath` held until `release`. */
 async function openHeld(on: RunningAddinServer, heldPath: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+  const page = await tabIn(context, new URL(on.url).origin, EXCEL_VIEWPORT);
   const requested: string[] = [];
   page.on("request", (r) => requested.push(r.url()));
   const standIn = await officeStandIn({

@@ -136,7 +136,6 @@ describe("Place a report here in the Excel pane, through the add-in server's rel
       pane.relayed.some((r) => r.startsWith("PUT ") && r.endsWith(`/reports/${CHURN}/connect-workbook`)),
     ).toBe(true);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 });
 
@@ -193,7 +192,6 @@ describe("Hand edits in the Excel pane", () => {
     expect(await item.textContent()).toContain("Up to date");
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 });
 
@@ -245,6 +243,5 @@ describe("Renamed tabs in the Excel pane, through the add-in server's relay", ()
     expect(puts(101)).toHaveLength(1);
     expect(puts(104)).toHaveLength(1);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 });

@@ -174,7 +174,6 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     );
     expect(pane.relayed.some((r) => r.startsWith("PUT ") && r.endsWith("/reports/101/refresh"))).toBe(true);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 
   it("Refresh report (a placement's menu): every placement of that report in this workbook, sheet by sheet", async () => {
@@ -201,7 +200,6 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     expect(await focused(page)).toMatch(/^Actions for Revenue by Region/);
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 
   it("Refresh all, stopped in the middle: 'N of M refreshed' with Stop, rows Queued / Refreshing… / stopped, no placement half written", async () => {
@@ -279,7 +277,6 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     expect(refreshed).toBe(1);
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 
   it("a result that grows into cells that are not empty asks first; Cancel writes and records nothing, Overwrite writes", async () => {
@@ -373,7 +370,6 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     expect(written.resultChecksum?.v).toBe(1);
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 
   it("50,000 rows x 8 (more than Excel on the web's 5 MB): written in several syncs, none over the limit, then recorded", async () => {
@@ -427,7 +423,6 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     expect(refused).toBe("RequestPayloadSizeLimitExceeded");
     expect(pane.direct).toEqual([]);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 
   it("a write that fails half way: the row says which rows are already new, and nothing is recorded", async () => {
@@ -472,6 +467,5 @@ describe("Refresh in the Excel pane, through the add-in server's relay", () => {
     expect(after.resultChecksum ?? null).toEqual(before.resultChecksum ?? null);
     expect(pane.relayed.some((r) => r.startsWith("PUT ") && r.endsWith("/reports/113/refresh"))).toBe(false);
     expect(pane.errors).toEqual([]);
-    await page.context().close();
   });
 });

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devCertificate } from "../../../src/addin-server/dev-certs.js";
 import { type RunningAddinServer, startAddinServer } from "../../../src/addin-server/server.js";
@@ -20,7 +20,7 @@ import type { Report } from "../../../src/core/schema.js";
 import { TENANT_REFUSES_PAGE_MESSAGE } from "../../../src/hosts/excel/relay-transport.js";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../src/sandbox/demo.js";
 import { DEMO_WORKBOOK } from "../../../src/sandbox/demo-workbook.js";
-import { type LaunchedBrowser, launchBrowser } from "../../support/browser.js";
+import { EXCEL_VIEWPORT, type LaunchedBrowser, launchBrowser, tabIn } from "../../support/browser.js";
 import { attemptInjection, cspViolations, recordCspViolations } from "../../support/csp.js";
 import { OFFICE_JS, type OfficeStandInOptions, officeStandIn } from "../../support/office-stand-in.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../support/spawn-sandbox.js";
@@ -29,7 +29,8 @@ const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), 
 
 let certs: string;
 let launched: LaunchedBrowser;
-let browser: Browser;
+/** The file's tabs: each test's is closed by the next test's `openPane`, the last with the browser. */
+let context: BrowserContext;
 let sandbox: SpawnedSandbox;
 /** Lists the sandbox. */
 let server: RunningAddinServer;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   server = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([sandbox.url]), tls });
   bare = await startAddinServer({ distDir: DIST, port: 0, tenants: parseTenantList([]), tls });
   launched = await launchBrowser();
-  browser = launched.browser;
+  context = await launched.context();
 });
 
 afterAll(async () => {
@@ -85,11 +86,8 @@ interface OpenOptions {
 
 /** The pane's page as Excel would open it, with Office.js from the stand-in; nothing leaves the machine. */
 async function openPane(options: OpenOptions): Promise<{ page: Page; requests: string[]; errors: string[] }> {
-  const context = await browser.newContext({
-    ignoreHTTPSErrors: true,
-    ...(options.viewport ? { viewport: options.viewport } : {}),
-  });
-  const page = await context.newPage();
+  // A new tab with the server's origin as a new context would have it; the last test's tab closed.
+  const page = await tabIn(context, new URL(options.server.url).origin, options.viewport ?? EXCEL_VIEWPORT);
   if (options.initScript) await page.addInitScript(options.initScript);
   const requests: string[] = [];
   const errors: string[] = [];
@@ -183,7 +181,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(relayed.some((r) => r.startsWith("POST ") && r.endsWith("/chat/stream-chat-state"))).toBe(true);
     expect(errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
-    await page.context().close();
   });
 
   it("draws the rows that fit the pane in its first frame (350 x 800), and the rest right after", async () => {
@@ -220,7 +217,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(first.rows).toBeLessThan(listed);
     expect(first.bottom).toBeGreaterThanOrEqual(800);
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it("draws the whole list, and nothing else, when it all fits the pane (350 x 3000)", async () => {
@@ -243,7 +239,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(await page.getByText("The task pane stopped").count()).toBe(0);
     expect(consoleErrors).toEqual([]);
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it("draws in Fluent's light theme, whose variables the page's stylesheet sets (the first script carries no theme)", async () => {
@@ -258,7 +253,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(colours.variable).toBe("#0f6cbd");
     expect(colours.title).toBe("rgb(36, 36, 36)");
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it("a right-click on a cold runtime, before the pane's code has loaded, disconnects exactly that placement", async () => {
@@ -307,7 +301,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
       .first()
       .waitFor();
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it("with showAsTaskpane ignored (a Marketplace add-in) and the pane hidden, a right-click's outcome reaches the user in our dialog", async () => {
@@ -344,7 +337,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     const url = new URL(dialogs[0]!.url);
     expect(url.pathname).toBe("/outcome.html");
     expect(errors).toEqual([]);
-    await page.context().close();
 
     // The dialog's own page, as Office would open it: the message as text.
     const dialog = await openPane({ server, path: `outcome.html${url.search}` });
@@ -352,7 +344,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(await dialog.page.locator("#message").getAttribute("data-ok")).toBe("false");
     expect(dialog.errors).toEqual([]);
     expect(await cspViolations(dialog.page)).toEqual([]);
-    await dialog.page.context().close();
   });
 
   it("the outcome dialog shows its message as text, never as HTML", async () => {
@@ -366,7 +357,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(await page.locator("#message img, #message b").count()).toBe(0);
     expect(await page.evaluate(() => (window as never as { __hit?: number }).__hit)).toBeUndefined();
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it.each([
@@ -394,7 +384,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     });
     expect(violations).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
-    await page.context().close();
   });
 
   it("under the oldest host the manifest allows (ExcelApi 1.7, SharedRuntime 1.1), the pane lists on its guarded paths", async () => {
@@ -416,13 +405,11 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(handlers).not.toContain("selection");
     expect(handlers).not.toContain("renamed");
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it("says what to do when the add-in server does not list the tenant", async () => {
     const { page } = await openPane({ server: bare, storage: savedSettings(sandbox.url) });
     await page.getByText(TENANT_REFUSES_PAGE_MESSAGE).first().waitFor();
-    await page.context().close();
   });
 
   it("opens on Settings without settings, and the command completes there too", async () => {
@@ -441,7 +428,6 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(completed).toBe("completed");
     expect(errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
-    await page.context().close();
   });
 
   it("enforces its Content-Security-Policy: injected inline code does not run, plain HTTP elsewhere is not reached", async () => {
@@ -453,6 +439,5 @@ describe("the Excel pane through the add-in server, against a tenant that accept
     expect(directives).toContain("script-src-attr");
     expect(directives).toContain("script-src-elem");
     expect(directives).toContain("connect-src");
-    await page.context().close();
   });
 });

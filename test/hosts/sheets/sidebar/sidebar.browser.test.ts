@@ -6,7 +6,7 @@
  * from the server's chunk files when first needed, and work.
  */
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_AGENT_KEY, DEMO_API_KEY } from "../../../../src/sandbox/demo.js";
 import { OTHER_WORKBOOK } from "../../../../src/sandbox/demo-workbook.js";
@@ -18,9 +18,8 @@ import {
   type World,
 } from "../../../support/apps-script.js";
 import { forwardTo } from "../../../support/apps-script-forward.js";
+import { type LaunchedBrowser, launchBrowser, tabIn } from "../../../support/browser.js";
 import { type SpawnedSandbox, spawnSandbox } from "../../../support/spawn-sandbox.js";
-
-const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** google.script.run in the page: each call goes to the test's `__appsScript` binding. */
 const FAKE_SCRIPT_RUN = `
@@ -42,7 +41,9 @@ const FAKE_SCRIPT_RUN = `
 `;
 
 let sandbox: SpawnedSandbox;
-let browser: Browser;
+let launched: LaunchedBrowser;
+/** The file's tabs: each test's is closed by the next test's `openSidebar`, the last with the browser. */
+let context: BrowserContext;
 let world: World;
 const calls: string[] = [];
 /** The names each loadSidebarChunks call asked for, one list per call. */
@@ -51,14 +52,12 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   sandbox = await spawnSandbox();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ["--headless", "--no-sandbox", "--disable-gpu"],
-  });
+  launched = await launchBrowser();
+  context = await launched.context();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await launched?.close();
   await sandbox?.stop();
 });
 
@@ -79,7 +78,8 @@ async function openSidebar(settings: Record<string, unknown> = {}, cell = "C3"):
   world.select("KPIs", cell);
   calls.length = 0;
   chunkRequests.length = 0;
-  const page = await browser.newPage({ viewport: { width: 300, height: 800 } });
+  // A new tab, the file pages' storage emptied as a new context's would be.
+  const page = await tabIn(context, "file://", { width: 300, height: 800 });
   await page.exposeFunction("__appsScript", (name: string, args: string) => {
     calls.push(name);
     const parsed = JSON.parse(args);
@@ -112,7 +112,6 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     expect(world.flushes).toBeGreaterThan(0);
     expect(world.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
     expect(pageErrors).toEqual([]);
-    await page.close();
   });
 
   it("Place a report here on an empty cell: the server writes the cells and records the placement; it is listed Up to date, not Edited, until the cells are edited by hand", async () => {
@@ -168,7 +167,6 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
       .first()
       .waitFor({ timeout: 15_000 });
     expect(pageErrors).toEqual([]);
-    await page.close();
   });
 
   it("shows this spreadsheet's placement under the cell and disconnects it in one server call", async () => {
@@ -194,7 +192,6 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     if (process.env.SHEETS_SIDEBAR_SCREENSHOT)
       await page.screenshot({ path: process.env.SHEETS_SIDEBAR_SCREENSHOT });
     expect(pageErrors).toEqual([]);
-    await page.close();
   });
 
   it("loads its lazy parts from the server: chat and Settings prefetched once the list has painted, markdown when first needed; each chunk once, and they work", async () => {
@@ -256,7 +253,6 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     expect(new Set(requested()).size).toBe(requested().length);
     expect([...world.htmlFilesRead].sort()).toEqual([...requested()].sort());
     expect(pageErrors).toEqual([]);
-    await page.close();
   }, 60_000);
 
   it("what protects it without a policy of its own: the agent's markup and javascript: links are shown inert", async () => {
@@ -299,6 +295,5 @@ describe("Sidebar.html in Chromium over the built Code.js and the sandbox", () =
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    await page.close();
   }, 60_000);
 });
