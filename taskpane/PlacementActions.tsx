@@ -19,11 +19,17 @@ interface PlacementActionsProps {
   onMoveHere?: (() => void) | undefined;
   /** Refresh this placement, or every placement of its report here; absent where the host cannot. */
   onRefresh?: ((whole: "placement" | "report") => void) | undefined;
+  /**
+   * A refresh is running, of this placement or others: Refresh and Refresh report are unavailable
+   * until it ends (one run at a time), as Refresh all is, instead of offered and then not done.
+   */
+  refreshRunning?: boolean;
   onClose(): void;
 }
 
 export default function PlacementActions(props: PlacementActionsProps) {
-  const { target, canSelect, busy, onSelect, onDisconnect, onMoveHere, onRefresh, onClose } = props;
+  const { target, canSelect, busy, onSelect, onDisconnect, onMoveHere, onRefresh, refreshRunning, onClose } =
+    props;
   const popover = useRef<HTMLDivElement>(null);
   const onOpenChange: MenuProps["onOpenChange"] = (event, data) => {
     if (data.open) return;
@@ -46,10 +52,14 @@ export default function PlacementActions(props: PlacementActionsProps) {
         <MenuList>
           {onRefresh ? (
             <>
-              <MenuItem icon={<RefreshIcon />} onClick={() => onRefresh("placement")} disabled={busy}>
+              <MenuItem
+                icon={<RefreshIcon />}
+                onClick={() => onRefresh("placement")}
+                disabled={busy || refreshRunning}
+              >
                 Refresh
               </MenuItem>
-              <MenuItem onClick={() => onRefresh("report")} disabled={busy}>
+              <MenuItem onClick={() => onRefresh("report")} disabled={busy || refreshRunning}>
                 Refresh report
               </MenuItem>
             </>

@@ -198,6 +198,8 @@ export interface PlacementItemProps {
   onMoveHere?: ((placement: PlacedReport) => void) | undefined;
   /** Where a refresh run stands for this placement, if it is in one. */
   refreshRow?: RowStatus | null;
+  /** A refresh is running (of any placement): the menu's Refresh items wait for it to end. */
+  refreshRunning?: boolean;
   onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
   /** Hand edits found in its cells (Edited, the rows, Locate), or why it cannot tell. */
   edit?: EditNote | null;
@@ -222,7 +224,7 @@ function sameItemProps(a: PlacementItemProps, b: PlacementItemProps): boolean {
 export const PlacementItem = memo(function PlacementItem(props: PlacementItemProps) {
   const { item, sheetId, sheetName, isCurrent, busy, otherWorkbooks, onSelect, onDisconnect, virtual } =
     props;
-  const { refreshRow, onRefresh, onMoveHere, edit, EditLine } = props;
+  const { refreshRow, refreshRunning, onRefresh, onMoveHere, edit, EditLine } = props;
   const tabIndex = props.tabStop ? 0 : -1;
   const styles = useStyles();
   const p = item.placement;
@@ -304,6 +306,7 @@ export const PlacementItem = memo(function PlacementItem(props: PlacementItemPro
               onDisconnect={() => onDisconnect(p)}
               onMoveHere={onMoveHere && item.note?.kind === "not-found" ? () => onMoveHere(p) : undefined}
               onRefresh={onRefresh ? (whole) => onRefresh(p, whole) : undefined}
+              refreshRunning={refreshRunning === true}
               onClose={() => setMenuOpen(false)}
             />
           </Suspense>

@@ -180,6 +180,8 @@ interface PlacementListProps {
   onMoveHere?: ((placement: PlacedReport) => void) | undefined;
   /** A refresh's state of each placement in it (Queued, Refreshing…, Not refreshed: why). */
   refreshRows?: ReadonlyMap<string, RowStatus>;
+  /** A refresh is running: no row's menu starts another until it ends. */
+  refreshRunning?: boolean;
   /** Refresh and Refresh report from a row's menu; absent where the host cannot refresh. */
   onRefresh?: ((placement: PlacedReport, whole: "placement" | "report") => void) | undefined;
   /** Hand edits found (Edited, rows, Locate), by placement key, and how a note is shown. */
@@ -201,7 +203,7 @@ function focusLost(): boolean {
 export const PlacementList = memo(function PlacementList(props: PlacementListProps) {
   const { here, elsewhere, sheets, current, busyKeys, onSelect, onDisconnect, refreshRows, onRefresh } =
     props;
-  const { onMoveHere, edits, EditLine } = props;
+  const { onMoveHere, edits, EditLine, refreshRunning } = props;
   const styles = useStyles();
   const groups = useMemo(() => groupsOf(here, sheets), [here, sheets]);
   const rows = useMemo(() => rowsOf(groups), [groups]);
@@ -355,6 +357,7 @@ export const PlacementList = memo(function PlacementList(props: PlacementListPro
       onDisconnect={onMenuDisconnect}
       onMoveHere={onMoveHere}
       refreshRow={refreshRows?.get(item.placement.key) ?? null}
+      refreshRunning={refreshRunning === true}
       onRefresh={onRefresh}
       edit={edits?.get(item.placement.key) ?? null}
       EditLine={EditLine}

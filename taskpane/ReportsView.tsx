@@ -184,6 +184,7 @@ export function ReportsView({
             onDisconnect={onDisconnectPlacement}
             onMoveHere={onMoveHere}
             refreshRows={runState?.rows}
+            refreshRunning={runState?.running === true}
             edits={editNotes}
             EditLine={HandEditLine}
             onRefresh={run ? onRefresh : undefined}
