@@ -135,7 +135,7 @@ const KEPT = Symbol.for("reporting-platform.test.kept-browser");
 
 /**
  * The browser tier's worker processes run file after file (tooling/test-tiers.ts). Each keeps one
- * connection to the shared Chromium and one context of each kind for all of its files, on
+ * connection to the shared Chromium and one context for all of its files, on
  * `globalThis`, which outlives a file's fresh modules: a file's first page is then a new tab in a
  * context that has drawn pages before, not a new context's cold start (measured on the preview: 2.9
  * CPU-s of Chromium a load in a new context, 1.5 in a kept one).
@@ -182,14 +182,18 @@ async function keptBrowser(endpoint: string): Promise<LaunchedBrowser> {
   };
 }
 
-/**
- * A page whose file has ended, left open as a blank tab for the kept context's next page (a context
- * left without a tab loses its renderer, and the next tab starts a new one: measured 2.4 CPU-s a
- * load against 1.4).
- */
-async function retire(page: Page): Promise<void> {
+/** The routes and listeners a test set on `page` removed: nothing of that test runs on it any more. */
+async function forgetTest(page: Page): Promise<void> {
   await page.unrouteAll({ behavior: "ignoreErrors" });
   page.removeAllListeners();
+}
+
+/**
+ * A page whose file has ended, left open as a blank tab for the kept context's next page, so the
+ * context keeps its renderer (`tabIn`).
+ */
+async function retire(page: Page): Promise<void> {
+  await forgetTest(page);
   await page.goto("about:blank").catch(() => {});
 }
 
@@ -357,8 +361,7 @@ export async function waitForPlacements(page: Page): Promise<void> {
  * sandbox once it is restarted.
  */
 async function cleanTab(tab: Page, base: string): Promise<void> {
-  await tab.unrouteAll({ behavior: "ignoreErrors" });
-  tab.removeAllListeners();
+  await forgetTest(tab);
   await tab.setViewportSize(VIEWPORT);
   // A small document the preview's server serves at its origin (the page's own configuration).
   await tab.goto(new URL("/preview-config.json", base).href);
